@@ -1,0 +1,51 @@
+"""The library's entry points: solve, optimize and count a problem."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from chessplace.control import Control
+from chessplace.problem import Problem
+from chessplace.result import Result
+from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.registry import choose
+
+
+class InvalidAnswer(RuntimeError):
+    """A solver returned a placement that breaks the rules: a bug in that solver."""
+
+
+def solve(problem: Problem, *, solver: str | None = None, time_limit: float | None = None,
+          control: Control | None = None, **options: str) -> Result:
+    """One placement that satisfies the problem's counts and rules."""
+    return _run(problem, Task.SOLVE, solver, control or Control(time_limit), options,
+                lambda engine, ctl: engine.solve(problem, ctl))
+
+
+def optimize(problem: Problem, *, solver: str | None = None, time_limit: float | None = None,
+             control: Control | None = None, **options: str) -> Result:
+    """The best placement in the problem's sense, proven when ``status`` is optimal."""
+    return _run(problem, Task.OPTIMIZE, solver, control or Control(time_limit), options,
+                lambda engine, ctl: engine.optimize(problem, ctl))
+
+
+def count(problem: Problem, *, unique: bool = False, solver: str | None = None,
+          time_limit: float | None = None, control: Control | None = None,
+          **options: str) -> Result:
+    """How many placements satisfy the problem, and with ``unique`` how many up to symmetry."""
+    return _run(problem, Task.COUNT, solver, control or Control(time_limit), options,
+                lambda engine, ctl: engine.count(problem, ctl, unique))
+
+
+def _run(problem: Problem, task: Task, solver: str | None, control: Control,
+         options: dict[str, str], call: Callable[[Engine, Control], Result]) -> Result:
+    engine = choose(problem, task, solver, **options)
+    started = time.perf_counter()
+    result = call(engine, control)
+    seconds = time.perf_counter() - started
+    if result.placement is not None:
+        violations = result.placement.verify()
+        if violations:
+            raise InvalidAnswer(f"{engine.name} returned an invalid placement: {violations[0]}")
+    return result.timed(seconds)

@@ -1,0 +1,66 @@
+"""Attack tables for the solvers, built once per board and piece.
+
+Squares are numbered as :meth:`Board.index` numbers them. Blockers are
+ignored: with chessplace's rules a placement is valid exactly when no two
+conflicting pieces share a ride line or a bounded move (see
+:class:`chessplace.problem.Problem`), so solvers may encode lines directly.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from chessplace.betza import Vector
+from chessplace.board import Board
+from chessplace.pieces import Piece
+
+Line = tuple[int, ...]
+
+
+def _half_directions(piece: Piece) -> list[Vector]:
+    return sorted({d if d > (0, 0) else (-d[0], -d[1]) for d in piece.ride_directions})
+
+
+@cache
+def ride_lines(board: Board, piece: Piece) -> tuple[Line, ...]:
+    """Maximal lines of two or more squares along the piece's unlimited rides."""
+    lines: list[Line] = []
+    for dx, dy in _half_directions(piece):
+        for square in board.squares():
+            x, y = square
+            if board.contains((x - dx, y - dy)):
+                continue  # not the first square of its line
+            line = []
+            while board.contains((x, y)):
+                line.append(board.index((x, y)))
+                x, y = x + dx, y + dy
+            if len(line) > 1:
+                lines.append(tuple(line))
+    return tuple(lines)
+
+
+@cache
+def bounded_pairs(board: Board, piece: Piece) -> tuple[tuple[int, int], ...]:
+    """Unordered pairs ``(s, t)``, ``s < t``, joined by a leap or limited ride."""
+    pairs = set()
+    for square in board.squares():
+        s = board.index(square)
+        for dx, dy in piece.bounded_vectors:
+            target = (square[0] + dx, square[1] + dy)
+            if board.contains(target):
+                t = board.index(target)
+                pairs.add((min(s, t), max(s, t)))
+    return tuple(sorted(pairs))
+
+
+@cache
+def coverers(board: Board, piece: Piece) -> tuple[tuple[int, ...], ...]:
+    """For each square, the squares from which the piece occupies or attacks it."""
+    reach: list[set[int]] = [{s} for s in range(board.size)]
+    for line in ride_lines(board, piece):
+        for s in line:
+            reach[s].update(line)
+    for s, t in bounded_pairs(board, piece):
+        reach[s].add(t)
+        reach[t].add(s)
+    return tuple(tuple(sorted(squares)) for squares in reach)

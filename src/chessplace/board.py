@@ -1,0 +1,121 @@
+"""Board geometry: size, square names and the board's symmetries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+Square = tuple[int, int]
+"""A square as ``(file, rank)``, both 0-based; ``(0, 0)`` is a1, bottom-left."""
+
+Symmetry = Callable[[Square], Square]
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_SQUARE_NAME = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
+
+
+def file_name(file: int) -> str:
+    """Letters for a 0-based file: a..z, then aa, ab, … (bijective base 26)."""
+    if file < 26:
+        return _LETTERS[file]
+    head, rest = divmod(file, 26)
+    return file_name(head - 1) + _LETTERS[rest]
+
+
+@lru_cache(maxsize=4)
+def file_names(count: int) -> tuple[str, ...]:
+    """Names of the first ``count`` files, built once per board width."""
+    names: list[str] = list(_LETTERS[:count])
+    for file in range(26, count):
+        head, rest = divmod(file, 26)
+        names.append(names[head - 1] + _LETTERS[rest])
+    return tuple(names)
+
+
+def file_index(name: str) -> int:
+    """Inverse of :func:`file_name`."""
+    number = 0
+    for letter in name:
+        number = number * 26 + (ord(letter) - ord("a") + 1)
+    return number - 1
+
+
+def square_name(square: Square) -> str:
+    """Algebraic name of a square, for example ``(0, 0)`` → ``"a1"``."""
+    return f"{file_name(square[0])}{square[1] + 1}"
+
+
+def parse_square(name: str) -> Square:
+    """Square from its algebraic name; raises ``ValueError`` when malformed."""
+    match = _SQUARE_NAME.match(name.strip().lower())
+    if not match:
+        raise ValueError(f"not a square name: {name!r}")
+    return file_index(match.group(1)), int(match.group(2)) - 1
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rectangular board of ``rows`` ranks and ``cols`` files."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        for label, value in (("rows", self.rows), ("cols", self.cols)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"board {label} must be a positive integer, not {value!r}")
+
+    @classmethod
+    def square(cls, n: int) -> Board:
+        """The n×n board."""
+        return cls(n, n)
+
+    @property
+    def is_square(self) -> bool:
+        return self.rows == self.cols
+
+    @property
+    def size(self) -> int:
+        """Number of squares."""
+        return self.rows * self.cols
+
+    def contains(self, square: Square) -> bool:
+        return 0 <= square[0] < self.cols and 0 <= square[1] < self.rows
+
+    def squares(self) -> Iterator[Square]:
+        """Every square, rank by rank from a1."""
+        for rank in range(self.rows):
+            for file in range(self.cols):
+                yield file, rank
+
+    def index(self, square: Square) -> int:
+        """Position of a square in :meth:`squares` order."""
+        return square[1] * self.cols + square[0]
+
+    def at(self, index: int) -> Square:
+        """Inverse of :meth:`index`."""
+        rank, file = divmod(index, self.cols)
+        return file, rank
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's dihedral symmetries, identity first: 8 if square, else 4."""
+        last_file, last_rank = self.cols - 1, self.rows - 1
+        maps: list[Symmetry] = [
+            lambda s: s,
+            lambda s: (last_file - s[0], last_rank - s[1]),
+            lambda s: (last_file - s[0], s[1]),
+            lambda s: (s[0], last_rank - s[1]),
+        ]
+        if self.is_square:
+            maps += [
+                lambda s: (s[1], s[0]),
+                lambda s: (last_rank - s[1], last_file - s[0]),
+                lambda s: (s[1], last_file - s[0]),
+                lambda s: (last_rank - s[1], s[0]),
+            ]
+        return tuple(maps)
+
+    def __str__(self) -> str:
+        return f"{self.rows}×{self.cols}"

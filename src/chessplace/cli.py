@@ -1,0 +1,155 @@
+"""The ``chessplace`` command line: argument parsing and exit codes.
+
+Exit codes: 0 answered; 1 the answer is no (infeasible, or verify found a
+broken rule); 2 bad input; 3 stopped by a time limit or Ctrl-C before a
+definite answer (the best found so far is still printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from chessplace.puzzles import PUZZLES
+
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """Bad input: reported on one line with exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
+    return value
+
+
+def count_value(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a count, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a count cannot be negative: {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a time limit must be positive, not {text}")
+    return value
+
+
+def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", help=f"one of: {', '.join(PUZZLES)}")
+    parser.add_argument("-n", type=positive_int, help="board size n×n")
+    parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
+    parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
+    parser.add_argument("--piece", help="piece name or Betza notation (independent, peaceable, "
+                        "dominating)")
+    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
+    parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
+    parser.add_argument("--time-limit", type=positive_float, metavar="S",
+                        help="stop after S seconds and report the best answer so far")
+
+
+def _solver_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--solver", help="engine to use (see `chessplace solvers`)")
+    parser.add_argument("--encoding", help="cardinality encoding for the sat solver "
+                        "(totalizer, seqcounter, sortnetwrk, cardnetwrk, ...)")
+    parser.add_argument("--sat-backend", help="SAT solver for the sat engine "
+                        "(cadical195, kissat404, glucose42, ...)")
+
+
+def _count_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--at-least", type=count_value, metavar="M",
+                       help="at least M pieces (in each army)")
+    group.add_argument("--exactly", type=count_value, metavar="M",
+                       help="exactly M pieces (in each army)")
+    group.add_argument("--at-most", type=count_value, metavar="M",
+                       help="at most M pieces (in each army)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = commands.add_parser("solve", help="find one placement")
+    _puzzle_arguments(solve)
+    _count_arguments(solve)
+    _solver_arguments(solve)
+
+    optimize = commands.add_parser("optimize", help="most pieces (fewest for domination), "
+                                   "with a proof")
+    _puzzle_arguments(optimize)
+    _solver_arguments(optimize)
+
+    count = commands.add_parser("count", help="count placements, all and up to symmetry")
+    _puzzle_arguments(count)
+    _count_arguments(count)
+    _solver_arguments(count)
+    count.add_argument("--unique", action="store_true", help="also count up to symmetry")
+
+    verify = commands.add_parser("verify", help="check a placement and name every attack")
+    _puzzle_arguments(verify)
+    _count_arguments(verify)
+    verify.add_argument("file", nargs="?", default="-", help="JSON or text board; - for stdin")
+
+    commands.add_parser("solvers", help="list engines, installed or not, with versions")
+    demo = commands.add_parser("demo", help="the classic puzzles one after the other")
+    demo.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
+    return parser
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse, letting verify's FILE follow the options (argparse cannot on its own)."""
+    arguments, extra = build_parser().parse_known_args(argv)
+    if arguments.command == "verify" and arguments.file == "-" and len(extra) == 1 and (
+        not extra[0].startswith("-")
+    ):
+        arguments.file, extra = extra[0], []
+    if extra:
+        raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
+    return arguments
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    from chessplace import commands
+
+    try:
+        arguments = _parse(argv)
+        return commands.run(arguments)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the reader left; stay quiet
+        return EXIT_OK
+    except UsageError as error:
+        print(f"chessplace: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("chessplace: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

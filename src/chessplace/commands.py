@@ -1,0 +1,256 @@
+"""What each ``chessplace`` command does with its parsed arguments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from chessplace import api
+from chessplace.board import Board
+from chessplace.cli import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.control import Control, Progress
+from chessplace.jsonio import placement_pieces, read_placement, result_json
+from chessplace.pieces import piece_from_text
+from chessplace.problem import Problem
+from chessplace.puzzles import build_puzzle
+from chessplace.result import Result, Status
+from chessplace.solvers.registry import NoSolver, engines
+from chessplace.textboard import render_text
+
+EXIT_BY_STATUS = {
+    Status.OPTIMAL: EXIT_OK,
+    Status.FEASIBLE: EXIT_OK,
+    Status.COMPLETE: EXIT_OK,
+    Status.INFEASIBLE: EXIT_NO,
+    Status.UNKNOWN: EXIT_STOPPED,
+    Status.PARTIAL: EXIT_STOPPED,
+}
+
+
+def run(arguments: argparse.Namespace) -> int:
+    """Dispatch one parsed command; bad input surfaces as :class:`UsageError`."""
+    handlers: dict[str, Callable[[argparse.Namespace], int]] = {
+        "solve": _solve,
+        "optimize": _optimize,
+        "count": _count,
+        "verify": _verify,
+        "solvers": _solvers,
+        "demo": _demo,
+    }
+    try:
+        return handlers[arguments.command](arguments)
+    except (ValueError, NoSolver) as error:
+        raise UsageError(str(error)) from None
+
+
+def problem_from(arguments: argparse.Namespace) -> Problem:
+    """The problem the puzzle, board and count options describe."""
+    if arguments.n is not None and (arguments.rows or arguments.cols):
+        raise UsageError("give either -n or --rows and --cols, not both")
+    if arguments.n is not None:
+        board = Board.square(arguments.n)
+    elif arguments.rows and arguments.cols:
+        board = Board(arguments.rows, arguments.cols)
+    else:
+        raise UsageError("give the board size: -n N, or --rows R --cols C")
+    piece = piece_from_text(arguments.piece) if arguments.piece else None
+    problem = build_puzzle(arguments.puzzle, board, piece)
+    counts = {key: getattr(arguments, key, None) for key in ("at_least", "exactly", "at_most")}
+    if any(value is not None for value in counts.values()):
+        problem = problem.with_counts(**counts)
+    return problem
+
+
+def _solver_options(arguments: argparse.Namespace) -> dict[str, Any]:
+    options = {}
+    if arguments.encoding:
+        options["encoding"] = arguments.encoding
+    if arguments.sat_backend:
+        options["backend"] = arguments.sat_backend
+    if options and arguments.solver not in (None, "sat"):
+        raise UsageError("--encoding and --sat-backend apply to --solver sat")
+    if options:
+        return {"solver": "sat", **options}
+    return {"solver": arguments.solver}
+
+
+def _solve(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    if not problem.has_target:
+        raise UsageError(f"{problem.puzzle} sets no count: give --at-least M or --exactly M, "
+                         "or use optimize")
+    result = _supervised(arguments, lambda control: api.solve(
+        problem, control=control, **_solver_options(arguments)))
+    return _report(arguments, problem, "solve", result)
+
+
+def _optimize(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    result = _supervised(arguments, lambda control: api.optimize(
+        problem, control=control, **_solver_options(arguments)))
+    return _report(arguments, problem, "optimize", result)
+
+
+def _count(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    if not problem.has_target and not problem.dominating:
+        raise UsageError(f"{problem.puzzle} sets no count: give --exactly M or --at-least M")
+    result = _supervised(arguments, lambda control: api.count(
+        problem, unique=arguments.unique, control=control, **_solver_options(arguments)))
+    return _report(arguments, problem, "count", result)
+
+
+def _verify(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    try:
+        text = sys.stdin.read() if arguments.file == "-" else Path(arguments.file).read_text()
+    except OSError as error:
+        raise UsageError(f"cannot read {arguments.file}: {error.strerror}") from None
+    placement = read_placement(problem, text)
+    violations = placement.verify()
+    if arguments.json:
+        print(json.dumps({
+            "task": "verify",
+            "puzzle": problem.puzzle,
+            "rows": problem.board.rows,
+            "cols": problem.board.cols,
+            "status": "invalid" if violations else "valid",
+            "violations": [str(v) for v in violations],
+            "pieces": placement_pieces(placement),
+        }, indent=2))
+    else:
+        print(render_text(placement, arguments.ascii))
+        for violation in violations:
+            print(f"✗ {violation}")
+        verdict = f"{len(violations)} broken rule(s)" if violations else "valid"
+        print(f"{problem.puzzle} on {problem.board}: {len(placement)} pieces — {verdict}")
+    return EXIT_NO if violations else EXIT_OK
+
+
+def _solvers(arguments: argparse.Namespace) -> int:
+    for info in engines():
+        state = f"installed {info.version or ''}".strip() if info.installed else "not installed"
+        print(f"{info.name:<13} {state:<24} {'/'.join(info.tasks):<24} {info.summary}")
+    return EXIT_OK
+
+
+def _demo(arguments: argparse.Namespace) -> int:
+    from chessplace.demo import run_demo
+
+    run_demo(ascii_only=arguments.ascii)
+    return EXIT_OK
+
+
+def _report(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> int:
+    if arguments.json:
+        data = result_json(problem, task, result)
+        print(json.dumps(data, indent=2 if len(data["pieces"]) <= 1000 else None))
+    else:
+        if result.placement is not None and task != "count":
+            print(render_text(result.placement, arguments.ascii))
+        print(summary_line(problem, task, result))
+    return EXIT_BY_STATUS[result.status]
+
+
+def summary_line(problem: Problem, task: str, result: Result) -> str:
+    """One line that says what was found, how sure it is, by whom and how fast."""
+    what = f"{problem.puzzle} on {problem.board}"
+    unit = "per army" if problem.equal_armies else "pieces"
+    if task == "count" and result.count is not None:
+        found = f"{result.count:,} placements"
+        if result.unique is not None:
+            found += f", {result.unique:,} up to symmetry"
+    elif result.objective is not None:
+        found = f"{result.objective} {unit}"
+        if result.status is Status.FEASIBLE and result.bound is not None:
+            found += f" (bound {result.bound})"
+    elif result.placement is not None:
+        found = f"{result.placement.objective} {unit}"
+    else:
+        found = "no placement"
+    how = {
+        Status.OPTIMAL: "optimal, proven",
+        Status.FEASIBLE: "found" if task == "solve" else "best found, not proven",
+        Status.INFEASIBLE: "impossible, proven",
+        Status.COMPLETE: "complete",
+        Status.PARTIAL: "stopped early, a lower bound",
+        Status.UNKNOWN: "stopped before an answer",
+    }[result.status]
+    return f"{what}: {found} — {how} · {result.solver} · {result.seconds:.3f} s"
+
+
+def _supervised(arguments: argparse.Namespace, work: Callable[[Control], Result]) -> Result:
+    """Run ``work`` in a thread so Ctrl-C and progress reach it while engines compute."""
+    with _progress_display() as on_progress:
+        control = Control(arguments.time_limit, on_progress)
+        outcome: list[Result] = []
+        failure: list[BaseException] = []
+
+        def target() -> None:
+            try:
+                outcome.append(work(control))
+            except BaseException as error:  # re-raised in the main thread
+                failure.append(error)
+
+        worker = threading.Thread(target=target, daemon=True)
+        with _stop_on_interrupt(control):
+            worker.start()
+            while worker.is_alive():
+                worker.join(0.1)
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+@contextmanager
+def _stop_on_interrupt(control: Control) -> Iterator[None]:
+    """First Ctrl-C asks the solver to stop and report; a second one aborts."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, previous)
+        print("stopping: reporting the best answer so far (Ctrl-C again to abort)",
+              file=sys.stderr)
+        control.stop()
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _progress_display() -> Iterator[Callable[[Progress], None] | None]:
+    """A live status line on stderr when it is a terminal; nothing otherwise."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    with console.status("working…") as status:
+
+        def show(progress: Progress) -> None:
+            parts = [f"{progress.seconds:.1f} s"]
+            if progress.objective is not None:
+                parts.append(f"best {progress.objective}")
+            if progress.bound is not None:
+                parts.append(f"bound {progress.bound}")
+            if progress.count is not None:
+                parts.append(f"{progress.count:,} found")
+            if progress.message:
+                parts.append(progress.message)
+            status.update(" · ".join(parts))
+
+        yield show

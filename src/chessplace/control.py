@@ -1,0 +1,90 @@
+"""Time limits, cancellation and progress reports for one run."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a running solver has to say so far."""
+
+    seconds: float
+    objective: int | None = None
+    bound: int | None = None
+    count: int | None = None
+    message: str = ""
+
+
+class Control:
+    """Shared by a caller and a solver: a deadline, a stop request, progress.
+
+    ``stop()`` may be called from any thread (a signal handler, a web
+    request); solvers register hooks that interrupt their engines.
+    """
+
+    def __init__(
+        self,
+        time_limit: float | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time limit must be positive, not {time_limit}")
+        self.time_limit = time_limit
+        self.started = time.monotonic()
+        self._on_progress = on_progress
+        self._stop = threading.Event()
+        self._hooks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def remaining(self) -> float | None:
+        """Seconds left before the time limit, or ``None`` without a limit."""
+        if self.time_limit is None:
+            return None
+        return max(0.0, self.time_limit - self.elapsed())
+
+    @property
+    def stopped(self) -> bool:
+        """True once stop was asked for or the time limit has passed."""
+        remaining = self.remaining()
+        return self._stop.is_set() or (remaining is not None and remaining <= 0)
+
+    def stop(self) -> None:
+        """Ask the running solver to stop and return what it has."""
+        self._stop.set()
+        with self._lock:
+            hooks = list(self._hooks)
+        for hook in hooks:
+            hook()
+
+    @contextmanager
+    def interrupting(self, hook: Callable[[], None]) -> Iterator[None]:
+        """Call ``hook`` on :meth:`stop` or at the time limit while the block runs."""
+        with self._lock:
+            self._hooks.append(hook)
+        remaining = self.remaining()
+        timer = None if remaining is None else threading.Timer(remaining, hook)
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        if self.stopped:
+            hook()
+        try:
+            yield
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with self._lock:
+                self._hooks.remove(hook)
+
+    def report(self, **fields: object) -> None:
+        """Pass progress (objective, bound, count, message) to the listener."""
+        if self._on_progress is not None:
+            self._on_progress(Progress(seconds=self.elapsed(), **fields))  # type: ignore[arg-type]

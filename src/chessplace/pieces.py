@@ -1,0 +1,99 @@
+"""Pieces as movement data: named chess and fairy pieces and Betza compounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chessplace.betza import Move, Vector, parse_betza
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece that moves alike in every direction.
+
+    ``moves`` holds leaps (reach 1), limited rides and unlimited rides.
+    Two pieces with the same moves are equal whatever their names.
+    """
+
+    name: str
+    symbol: str
+    moves: frozenset[Move]
+    glyphs: tuple[str, str] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Piece) and self.moves == other.moves
+
+    def __hash__(self) -> int:
+        return hash(self.moves)
+
+    @property
+    def betza(self) -> str:
+        """Canonical Betza notation of the moves."""
+        return "".join(move.notation() for move in sorted(self.moves))
+
+    @property
+    def ride_directions(self) -> frozenset[Vector]:
+        """Directions along which the piece rides without limit."""
+        return frozenset(d for move in self.moves if move.reach is None for d in move.directions)
+
+    @property
+    def bounded_vectors(self) -> frozenset[Vector]:
+        """Every displacement reachable by a leap or a limited ride, blockers ignored."""
+        return frozenset(
+            (k * dx, k * dy)
+            for move in self.moves
+            if move.reach is not None
+            for dx, dy in move.directions
+            for k in range(1, move.reach + 1)
+        )
+
+    @property
+    def has_rook_moves(self) -> bool:
+        """True when the piece rides like a rook (so at most one per rank and file)."""
+        return (1, 0) in self.ride_directions
+
+    def glyph(self, white: bool) -> str:
+        """Unicode glyph (outline for white), or the letter when none exists."""
+        if self.glyphs is None:
+            return self.symbol.upper() if white else self.symbol.lower()
+        return self.glyphs[0] if white else self.glyphs[1]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _named(name: str, symbol: str, betza: str, glyphs: tuple[str, str] | None = None) -> Piece:
+    return Piece(name, symbol, parse_betza(betza), glyphs)
+
+
+QUEEN = _named("queen", "Q", "Q", ("♕", "♛"))
+ROOK = _named("rook", "R", "R", ("♖", "♜"))
+BISHOP = _named("bishop", "B", "B", ("♗", "♝"))
+KNIGHT = _named("knight", "N", "N", ("♘", "♞"))
+KING = _named("king", "K", "K", ("♔", "♚"))
+AMAZON = _named("amazon", "A", "QN")
+NIGHTRIDER = _named("nightrider", "S", "NN")
+
+NAMED_PIECES: dict[str, Piece] = {
+    piece.name: piece for piece in (QUEEN, ROOK, BISHOP, KNIGHT, KING, AMAZON, NIGHTRIDER)
+}
+
+
+def piece_from_text(text: str) -> Piece:
+    """A piece from its name (``queen``) or Betza notation (``QN``).
+
+    Betza notation that matches a named piece returns that piece.
+    Raises ``ValueError`` naming the choices when the text is neither.
+    """
+    key = text.strip()
+    if key.lower() in NAMED_PIECES:
+        return NAMED_PIECES[key.lower()]
+    try:
+        moves = parse_betza(key)
+    except ValueError as error:
+        names = ", ".join(NAMED_PIECES)
+        raise ValueError(f"unknown piece {text!r} ({error}); use one of {names} or Betza") from None
+    for piece in NAMED_PIECES.values():
+        if piece.moves == moves:
+            return piece
+    return Piece(key, key[0], moves)

@@ -1,0 +1,99 @@
+"""Placements of armies on a board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from chessplace.board import Square, Symmetry, square_name
+from chessplace.pieces import Piece
+from chessplace.problem import Problem
+
+
+@dataclass(frozen=True)
+class PlacedPiece:
+    """One piece of one army on one square."""
+
+    army: str
+    piece: Piece
+    square: Square
+
+    def __str__(self) -> str:
+        return f"{self.army} {self.piece.name} {square_name(self.square)}"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """``attacker`` attacks ``victim`` directly, breaking the problem's rules."""
+
+    attacker: PlacedPiece
+    victim: PlacedPiece
+
+    def __str__(self) -> str:
+        return f"{self.attacker} attacks {self.victim}"
+
+
+@dataclass(frozen=True)
+class RuleBreak:
+    """A broken rule that is not an attack: counts, overlaps, uncovered squares."""
+
+    message: str
+    squares: tuple[Square, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+
+Violation = Attack | RuleBreak
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The squares each army of ``problem`` occupies, in army order."""
+
+    problem: Problem
+    armies: tuple[frozenset[Square], ...]
+
+    @classmethod
+    def from_squares(cls, problem: Problem, armies: Iterable[Iterable[Square]]) -> Placement:
+        return cls(problem, tuple(frozenset(squares) for squares in armies))
+
+    @property
+    def army_sizes(self) -> tuple[int, ...]:
+        return tuple(len(squares) for squares in self.armies)
+
+    @property
+    def objective(self) -> int:
+        return self.problem.objective(self.army_sizes)
+
+    def __len__(self) -> int:
+        return sum(self.army_sizes)
+
+    def pieces(self) -> Iterator[PlacedPiece]:
+        """Every piece, army by army, squares in board order."""
+        for army, squares in zip(self.problem.armies, self.armies, strict=True):
+            for square in sorted(squares, key=lambda s: (s[1], s[0])):
+                yield PlacedPiece(army.name, army.piece, square)
+
+    def transformed(self, symmetry: Symmetry) -> Placement:
+        """The placement mapped by one of the board's symmetries."""
+        return Placement(
+            self.problem, tuple(frozenset(map(symmetry, squares)) for squares in self.armies)
+        )
+
+    def canonical_key(self) -> tuple[tuple[Square, ...], ...]:
+        """The same key for every placement in one class under the board's symmetries."""
+        return min(
+            tuple(tuple(sorted(map(symmetry, squares))) for squares in self.armies)
+            for symmetry in self.problem.board.symmetries()
+        )
+
+    def verify(self) -> tuple[Violation, ...]:
+        """Every broken rule of the problem; empty when the placement is valid."""
+        from chessplace.checking import violations
+
+        return violations(self)
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.verify()

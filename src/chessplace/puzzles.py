@@ -1,0 +1,110 @@
+"""Named puzzles: each is a constructor of :class:`Problem`, not a code path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chessplace.board import Board
+from chessplace.pieces import AMAZON, BISHOP, QUEEN, Piece
+from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
+
+
+def _fixed(count: int) -> dict[str, int | None]:
+    return {"minimum": count, "maximum": count}
+
+
+def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Problem:
+    """Pieces of one kind, none attacking another; no count set."""
+    return Problem(puzzle, board, (Army("white", piece),))
+
+
+def queens(board: Board) -> Problem:
+    """N-Queens: one queen per row (or file, if fewer), none attacking."""
+    n = min(board.rows, board.cols)
+    return Problem("queens", board, (Army("white", QUEEN, **_fixed(n)),))
+
+
+def amazons(board: Board) -> Problem:
+    """N-Amazons: queens that also leap as knights, one per row, none attacking."""
+    n = min(board.rows, board.cols)
+    return Problem("amazons", board, (Army("white", AMAZON, **_fixed(n)),))
+
+
+def bishops(board: Board) -> Problem:
+    """N-Bishops: 2n−2 bishops on an n×n board (1 when n = 1), none attacking."""
+    if not board.is_square:
+        return independent(board, BISHOP, "bishops")
+    n = board.rows
+    return Problem("bishops", board, (Army("white", BISHOP, **_fixed(max(1, 2 * n - 2))),))
+
+
+def peaceable(board: Board, piece: Piece, armies: int = 2, puzzle: str = "peaceable") -> Problem:
+    """Equal armies of one piece kind where no piece attacks one of another army."""
+    if not 2 <= armies <= len(ARMY_NAMES):
+        raise ValueError(f"armies must be between 2 and {len(ARMY_NAMES)}, not {armies}")
+    return Problem(
+        puzzle,
+        board,
+        tuple(Army(name, piece) for name in ARMY_NAMES[:armies]),
+        independent=False,
+        equal_armies=True,
+    )
+
+
+def peaceable_queens(board: Board) -> Problem:
+    """Peaceable armies of queens: m white and m black queens, no cross attacks."""
+    return peaceable(board, QUEEN, puzzle="peaceable-queens")
+
+
+def dominating(board: Board, piece: Piece, puzzle: str = "dominating") -> Problem:
+    """The fewest pieces so that every square is occupied or attacked."""
+    return Problem(
+        puzzle,
+        board,
+        (Army("white", piece),),
+        independent=False,
+        dominating=True,
+        sense=Sense.MINIMIZE,
+    )
+
+
+def dominating_queens(board: Board) -> Problem:
+    """Queen domination: the fewest queens that occupy or attack every square."""
+    return dominating(board, QUEEN, puzzle="dominating-queens")
+
+
+@dataclass(frozen=True)
+class PuzzleSpec:
+    """How the CLI builds a named puzzle."""
+
+    build: Callable[..., Problem]
+    takes_piece: bool
+    summary: str
+
+
+PUZZLES: dict[str, PuzzleSpec] = {
+    "queens": PuzzleSpec(queens, False, "n queens, none attacking"),
+    "bishops": PuzzleSpec(bishops, False, "2n−2 bishops, none attacking"),
+    "amazons": PuzzleSpec(amazons, False, "n amazons (queen + knight), none attacking"),
+    "peaceable-queens": PuzzleSpec(peaceable_queens, False, "two equal armies of queens"),
+    "dominating-queens": PuzzleSpec(dominating_queens, False, "fewest queens covering the board"),
+    "independent": PuzzleSpec(independent, True, "pieces of --piece, none attacking"),
+    "peaceable": PuzzleSpec(peaceable, True, "equal armies of --piece, no cross attacks"),
+    "dominating": PuzzleSpec(dominating, True, "fewest --piece covering the board"),
+}
+
+
+def build_puzzle(name: str, board: Board, piece: Piece | None = None) -> Problem:
+    """The named puzzle on ``board``; raises ``ValueError`` naming the choices."""
+    spec = PUZZLES.get(name)
+    if spec is None:
+        raise ValueError(f"unknown puzzle {name!r}; choose from {', '.join(PUZZLES)}")
+    if spec.takes_piece:
+        if piece is None:
+            raise ValueError(f"puzzle {name!r} needs --piece")
+        return spec.build(board, piece)
+    if piece is not None:
+        raise ValueError(f"puzzle {name!r} has its own piece; --piece is for independent, "
+                         "peaceable and dominating")
+    return spec.build(board)

@@ -1,0 +1,49 @@
+"""What a solver returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from chessplace.placement import Placement
+
+
+class Status(str, Enum):
+    """How far a run got.
+
+    ``optimal``: best value, proven; ``feasible``: a valid answer, not proven
+    best (or no optimisation asked); ``infeasible``: proven impossible;
+    ``complete``: a count that enumerated everything; ``partial``: a count
+    stopped early (the count is a lower bound); ``unknown``: stopped with
+    nothing to show.
+    """
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    COMPLETE = "complete"
+    PARTIAL = "partial"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Result:
+    """An answer with its provenance."""
+
+    status: Status
+    solver: str
+    placement: Placement | None = None
+    objective: int | None = None
+    bound: int | None = None
+    count: int | None = None
+    unique: int | None = None
+    seconds: float = 0.0
+    note: str = ""
+
+    @property
+    def answered(self) -> bool:
+        """False when the run was stopped before it could say anything definite."""
+        return self.status not in (Status.UNKNOWN, Status.PARTIAL)
+
+    def timed(self, seconds: float) -> Result:
+        return replace(self, seconds=seconds)

@@ -1,0 +1,65 @@
+"""The interface every engine implements."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+from enum import Enum
+from typing import ClassVar
+
+from chessplace.control import Control
+from chessplace.problem import Problem
+from chessplace.result import Result
+
+
+class Task(str, Enum):
+    SOLVE = "solve"
+    OPTIMIZE = "optimize"
+    COUNT = "count"
+
+
+class Unsupported(Exception):
+    """An engine cannot take this problem or task; the message says why."""
+
+
+class Engine:
+    """One solving engine.
+
+    Subclasses set ``name``, ``summary`` and ``package`` (the distribution
+    whose presence makes the engine available; ``None`` for pure Python),
+    and implement the tasks they support. ``refusal`` says why a problem is
+    out of reach before any work starts.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    package: ClassVar[str | None] = None
+    module: ClassVar[str | None] = None
+    tasks: ClassVar[frozenset[Task]]
+
+    def available(self) -> bool:
+        return self.module is None or importlib.util.find_spec(self.module) is not None
+
+    def version(self) -> str | None:
+        if self.package is None:
+            return None
+        try:
+            return importlib.metadata.version(self.package)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    def refusal(self, problem: Problem, task: Task) -> str | None:
+        """Why this engine will not take ``problem`` for ``task``; ``None`` if it will."""
+        if task not in self.tasks:
+            return f"{self.name} does not {task.value}"
+        return None
+
+    def solve(self, problem: Problem, control: Control) -> Result:
+        raise Unsupported(f"{self.name} does not solve")
+
+    def optimize(self, problem: Problem, control: Control) -> Result:
+        raise Unsupported(f"{self.name} does not optimize")
+
+    def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        raise Unsupported(f"{self.name} does not count")

@@ -1,0 +1,182 @@
+"""OR-Tools CP-SAT: find, optimise with a proof of optimality, enumerate."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from chessplace.control import Control
+from chessplace.placement import Placement
+from chessplace.problem import Problem, Sense
+from chessplace.result import Result, Status
+from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.encoding import Literal, decode, rules_of
+
+
+class _Model:
+    """A CP-SAT model of one problem: a Boolean per (army, square)."""
+
+    def __init__(self, problem: Problem, with_objective: bool) -> None:
+        from ortools.sat.python import cp_model
+
+        self.problem = problem
+        self.model = cp_model.CpModel()
+        rules = rules_of(problem)
+        model = self.model
+        self.x = {
+            (a, s): model.new_bool_var(f"x{a}_{s}")
+            for a in range(rules.armies)
+            for s in range(rules.squares)
+        }
+        for group in rules.at_most_one:
+            model.add_at_most_one(self.x[v] for v in group)
+        occupied: dict[tuple[int, tuple[int, ...]], Any] = {}
+        for a, b, line in rules.exclusive_lines:
+            model.add_bool_or([self._occupies(occupied, a, line).Not(),
+                               self._occupies(occupied, b, line).Not()])
+        for first, second in rules.forbidden_pairs:
+            model.add_bool_or([self.x[first].Not(), self.x[second].Not()])
+        for group in rules.cover:
+            model.add_bool_or([self.x[v] for v in group])
+        self.sizes = [sum(self.x[a, s] for s in range(rules.squares)) for a in range(rules.armies)]
+        for army, size in zip(problem.armies, self.sizes, strict=True):
+            model.add(size >= army.minimum)
+            if army.maximum is not None:
+                model.add(size <= army.maximum)
+        if problem.equal_armies:
+            for size in self.sizes[1:]:
+                model.add(size == self.sizes[0])
+        if with_objective:
+            objective = self.sizes[0] if problem.equal_armies else sum(self.sizes)
+            if problem.sense is Sense.MAXIMIZE:
+                model.maximize(objective)
+            else:
+                model.minimize(objective)
+
+    def _occupies(self, memo: dict[tuple[int, tuple[int, ...]], Any], army: int,
+                  line: tuple[int, ...]) -> Any:
+        """A Boolean that is true exactly when ``army`` has a piece on ``line``.
+
+        Exactly, not merely implied, so that enumeration sees each placement once.
+        """
+        key = (army, line)
+        if key not in memo:
+            flag = self.model.new_bool_var(f"on{army}_{len(memo)}")
+            pieces = [self.x[army, s] for s in line]
+            for piece in pieces:
+                self.model.add_implication(piece, flag)
+            self.model.add_bool_or([*pieces, flag.Not()])
+            memo[key] = flag
+        return memo[key]
+
+    def placement(self, value: Any) -> Placement:
+        """The placement in a solution, read through ``value(var) -> bool``."""
+        chosen: list[Literal] = [key for key, var in self.x.items() if value(var)]
+        return decode(self.problem, chosen)
+
+
+def _solver(control: Control, workers: int) -> Any:
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    remaining = control.remaining()
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = max(remaining, 0.001)
+    return solver
+
+
+def _callback_class() -> Any:
+    from ortools.sat.python import cp_model
+
+    class _Listener(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+        def __init__(self, on_solution: Any) -> None:
+            super().__init__()
+            self._on_solution = on_solution
+
+        def on_solution_callback(self) -> None:
+            self._on_solution(self)
+
+    return _Listener
+
+
+class CpSatEngine(Engine):
+    name = "cpsat"
+    summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate"
+    package = "ortools"
+    module = "ortools"
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+
+    def solve(self, problem: Problem, control: Control) -> Result:
+        from ortools.sat.python import cp_model
+
+        model = _Model(problem, with_objective=False)
+        solver = _solver(control, os.cpu_count() or 1)
+        with control.interrupting(solver.stop_search):
+            status = solver.solve(model.model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Result(Status.FEASIBLE, self.name, model.placement(solver.boolean_value))
+        if status == cp_model.INFEASIBLE:
+            return Result(Status.INFEASIBLE, self.name)
+        return Result(Status.UNKNOWN, self.name)
+
+    def optimize(self, problem: Problem, control: Control) -> Result:
+        from ortools.sat.python import cp_model
+
+        model = _Model(problem.without_counts(), with_objective=True)
+        solver = _solver(control, os.cpu_count() or 1)
+
+        def on_solution(listener: Any) -> None:
+            control.report(objective=round(listener.objective_value),
+                           bound=round(listener.best_objective_bound))
+
+        listener = _callback_class()(on_solution)
+        with control.interrupting(solver.stop_search):
+            status = solver.solve(model.model, listener)
+        if status == cp_model.INFEASIBLE:
+            return Result(Status.INFEASIBLE, self.name)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Result(Status.UNKNOWN, self.name)
+        placement = model.placement(solver.boolean_value)
+        proven = status == cp_model.OPTIMAL
+        return Result(
+            Status.OPTIMAL if proven else Status.FEASIBLE,
+            self.name,
+            placement,
+            objective=placement.objective,
+            bound=placement.objective if proven else round(solver.best_objective_bound),
+        )
+
+    def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        from ortools.sat.python import cp_model
+
+        model = _Model(problem, with_objective=False)
+        solver = _solver(control, 1)
+        solver.parameters.enumerate_all_solutions = True
+        classes: set[object] = set()
+        found: list[Placement] = []
+        total = 0
+
+        def on_solution(listener: Any) -> None:
+            nonlocal total
+            total += 1
+            if unique or not found:
+                placement = model.placement(listener.boolean_value)
+                if not found:
+                    found.append(placement)
+                if unique:
+                    classes.add(placement.canonical_key())
+            if total % 1000 == 0:
+                control.report(count=total)
+
+        listener = _callback_class()(on_solution)
+        with control.interrupting(solver.stop_search):
+            status = solver.solve(model.model, listener)
+        finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        return Result(
+            Status.COMPLETE if finished else Status.PARTIAL,
+            self.name,
+            found[0] if found else None,
+            count=total,
+            unique=len(classes) if unique else None,
+        )

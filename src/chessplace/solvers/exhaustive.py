@@ -1,0 +1,141 @@
+"""Plain exhaustive search for small boards: the oracle the tests trust.
+
+It knows nothing of lines or encodings: two squares conflict when one
+piece's move, repeated along a straight path, reaches the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from chessplace.board import Square
+from chessplace.control import Control
+from chessplace.pieces import Piece
+from chessplace.placement import Placement
+from chessplace.problem import Problem, Sense
+from chessplace.result import Result, Status
+from chessplace.solvers.base import Engine, Task
+
+MAX_SQUARES = 36
+MAX_SQUARES_SEVERAL_ARMIES = 20
+
+
+def reaches(piece: Piece, start: Square, target: Square) -> bool:
+    """True when ``piece`` on ``start`` attacks ``target`` on an empty board."""
+    dx, dy = target[0] - start[0], target[1] - start[1]
+    for move in piece.moves:
+        for sx, sy in move.directions:
+            k = dx // sx if sx else dy // sy
+            if k >= 1 and (k * sx, k * sy) == (dx, dy) and (move.reach is None or k <= move.reach):
+                return True
+    return False
+
+
+class ExhaustiveEngine(Engine):
+    name = "exhaustive"
+    summary = "plain backtracking over every square; small boards; the test oracle"
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+
+    def refusal(self, problem: Problem, task: Task) -> str | None:
+        reason = super().refusal(problem, task)
+        if reason:
+            return reason
+        limit = MAX_SQUARES if len(problem.armies) == 1 else MAX_SQUARES_SEVERAL_ARMIES
+        if problem.board.size > limit:
+            return f"exhaustive search stops at {limit} squares for this problem"
+        return None
+
+    def solve(self, problem: Problem, control: Control) -> Result:
+        for placement in _placements(problem, control):
+            return Result(Status.FEASIBLE, self.name, placement)
+        return Result(Status.UNKNOWN if control.stopped else Status.INFEASIBLE, self.name)
+
+    def optimize(self, problem: Problem, control: Control) -> Result:
+        free = problem.without_counts()
+        best: Placement | None = None
+        better = (lambda a, b: a > b) if free.sense is Sense.MAXIMIZE else (lambda a, b: a < b)
+        for placement in _placements(free, control):
+            if best is None or better(placement.objective, best.objective):
+                best = placement
+        if control.stopped:
+            return Result(Status.UNKNOWN if best is None else Status.FEASIBLE, self.name, best,
+                          objective=None if best is None else best.objective)
+        if best is None:
+            return Result(Status.INFEASIBLE, self.name)
+        return Result(Status.OPTIMAL, self.name, best, objective=best.objective,
+                      bound=best.objective)
+
+    def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        total = 0
+        classes: set[object] = set()
+        first: Placement | None = None
+        for placement in _placements(problem, control):
+            total += 1
+            first = first or placement
+            if unique:
+                classes.add(placement.canonical_key())
+        return Result(Status.PARTIAL if control.stopped else Status.COMPLETE, self.name, first,
+                      count=total, unique=len(classes) if unique else None)
+
+
+def _placements(problem: Problem, control: Control) -> Iterator[Placement]:
+    """Every valid placement, each once."""
+    if problem.dominating:
+        yield from _dominating_sets(problem, control)
+        return
+    squares = list(problem.board.squares())
+    armies = problem.armies
+    chosen: list[list[Square]] = [[] for _ in armies]
+
+    def fits(a: int, square: Square) -> bool:
+        for b, placed in enumerate(chosen):
+            if b == a and not problem.independent:
+                continue
+            pa, pb = armies[a].piece, armies[b].piece
+            for other in placed:
+                if reaches(pa, square, other) or reaches(pb, other, square):
+                    return False
+        return True
+
+    def complete() -> bool:
+        sizes = [len(c) for c in chosen]
+        if problem.equal_armies and len(set(sizes)) > 1:
+            return False
+        return all(army.admits(size) for army, size in zip(armies, sizes, strict=True))
+
+    def search(position: int) -> Iterator[Placement]:
+        if control.stopped:
+            return
+        left = len(squares) - position
+        if any(len(c) + left < army.minimum for c, army in zip(chosen, armies, strict=True)):
+            return
+        if position == len(squares):
+            if complete():
+                yield Placement.from_squares(problem, chosen)
+            return
+        yield from search(position + 1)
+        square = squares[position]
+        for a, army in enumerate(armies):
+            if (army.maximum is None or len(chosen[a]) < army.maximum) and fits(a, square):
+                chosen[a].append(square)
+                yield from search(position + 1)
+                chosen[a].pop()
+
+    yield from search(0)
+
+
+def _dominating_sets(problem: Problem, control: Control) -> Iterator[Placement]:
+    """Sets of squares, smallest first, whose pieces cover the board."""
+    army = problem.armies[0]
+    squares = list(problem.board.squares())
+    largest = len(squares) if army.maximum is None else min(army.maximum, len(squares))
+    for size in range(army.minimum, largest + 1):
+        for chosen in combinations(squares, size):
+            if control.stopped:
+                return
+            if all(
+                target in chosen or any(reaches(army.piece, s, target) for s in chosen)
+                for target in squares
+            ):
+                yield Placement.from_squares(problem, [chosen])

@@ -1,0 +1,76 @@
+"""The ordered list of engines, and how one is chosen for a problem and task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chessplace.problem import Problem
+from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.construction import ConstructionEngine
+from chessplace.solvers.cpsat import CpSatEngine
+from chessplace.solvers.exhaustive import ExhaustiveEngine
+from chessplace.solvers.sat import SatEngine
+
+ENGINES: dict[str, Engine] = {
+    engine.name: engine
+    for engine in (ConstructionEngine(), CpSatEngine(), SatEngine(), ExhaustiveEngine())
+}
+
+# Preference per task, best first; the first engine that is installed and
+# accepts the problem runs.
+PREFERENCE: dict[Task, tuple[str, ...]] = {
+    Task.SOLVE: ("construction", "cpsat", "sat", "exhaustive"),
+    Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
+    Task.COUNT: ("cpsat", "exhaustive"),
+}
+
+
+class NoSolver(ValueError):
+    """No engine can run the task; the message names the choices."""
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    name: str
+    summary: str
+    installed: bool
+    version: str | None
+    tasks: tuple[str, ...]
+
+
+def engines() -> list[EngineInfo]:
+    """Every engine with whether it is installed and its version."""
+    return [
+        EngineInfo(e.name, e.summary, e.available(), e.version(),
+                   tuple(t.value for t in Task if t in e.tasks))
+        for e in ENGINES.values()
+    ]
+
+
+def choose(problem: Problem, task: Task, name: str | None = None, **options: str) -> Engine:
+    """The engine to run: ``name`` if given and able, else the preferred one."""
+    if name is not None:
+        engine = _named(name, options)
+        if not engine.available():
+            raise NoSolver(f"solver {name!r} is not installed: pip install "
+                           f"'chessplace[{'cpsat' if name == 'cpsat' else name}]'")
+        reason = engine.refusal(problem, task)
+        if reason:
+            raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")
+        return engine
+    reasons = []
+    for candidate in PREFERENCE[task]:
+        engine = _named(candidate, options)
+        reason = "not installed" if not engine.available() else engine.refusal(problem, task)
+        if reason is None:
+            return engine
+        reasons.append(f"{candidate}: {reason}")
+    raise NoSolver(f"no solver can {task.value} this problem ({'; '.join(reasons)})")
+
+
+def _named(name: str, options: dict[str, str]) -> Engine:
+    if name not in ENGINES:
+        raise NoSolver(f"unknown solver {name!r}; choose from {', '.join(ENGINES)}")
+    if name == "sat" and options:
+        return SatEngine(**options)
+    return ENGINES[name]

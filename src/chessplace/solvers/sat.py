@@ -1,0 +1,164 @@
+"""SAT through PySAT: find, and optimise by proving m+1 impossible after m.
+
+Each bound gets a fresh formula, as a hand-written SAT model would; the
+cardinality encoding (``totalizer`` by default) and the SAT solver
+(CaDiCaL 1.9.5 by default) are parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chessplace.control import Control
+from chessplace.placement import Placement
+from chessplace.problem import Problem, Sense
+from chessplace.result import Result, Status
+from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.encoding import Literal, decode, equalized, rules_of
+
+ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer",
+             "kmtotalizer", "ladder", "pairwise")
+BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
+_PAIRWISE_LIMIT = 6
+
+
+class _Formula:
+    """CNF for the rules of a problem, plus cardinality bounds on demand."""
+
+    def __init__(self, problem: Problem, encoding: str) -> None:
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+
+        self.problem = problem
+        self.pool = IDPool()
+        self._card = CardEnc
+        self._encoding = getattr(EncType, encoding)
+        self._seq = EncType.seqcounter
+        rules = rules_of(problem)
+        self.squares = rules.squares
+        self.clauses: list[list[int]] = []
+        for group in rules.at_most_one:
+            self._at_most_one([self.var(v) for v in group])
+        for a, b, line in rules.exclusive_lines:
+            self.clauses.append([-self._occupies(a, line), -self._occupies(b, line)])
+        for first, second in rules.forbidden_pairs:
+            self.clauses.append([-self.var(first), -self.var(second)])
+        for group in rules.cover:
+            self.clauses.append([self.var(v) for v in group])
+        for a, army in enumerate(problem.armies):
+            self.bound(self.army(a), army.minimum, army.maximum)
+
+    def var(self, literal: Literal) -> int:
+        return int(self.pool.id(("x", *literal)))
+
+    def army(self, a: int) -> list[int]:
+        return [self.var((a, s)) for s in range(self.squares)]
+
+    def _occupies(self, army: int, line: tuple[int, ...]) -> int:
+        key = ("on", army, line)
+        known = key in self.pool.obj2id
+        flag = int(self.pool.id(key))
+        if not known:
+            self.clauses += [[-self.var((army, s)), flag] for s in line]
+        return flag
+
+    def _at_most_one(self, lits: list[int]) -> None:
+        if len(lits) <= _PAIRWISE_LIMIT:
+            self.clauses += [[-p, -q] for i, p in enumerate(lits) for q in lits[i + 1:]]
+        else:
+            self.clauses += self._card.atmost(lits, 1, vpool=self.pool, encoding=self._seq).clauses
+
+    def bound(self, lits: list[int], minimum: int, maximum: int | None) -> None:
+        """Add ``minimum <= sum(lits) <= maximum`` in the chosen encoding."""
+        if minimum > len(lits):
+            self.clauses.append([])
+            return
+        if minimum > 0:
+            self.clauses += self._card.atleast(lits, minimum, vpool=self.pool,
+                                               encoding=self._encoding).clauses
+        if maximum is not None and maximum < len(lits):
+            self.clauses += self._card.atmost(lits, maximum, vpool=self.pool,
+                                              encoding=self._encoding).clauses
+
+    def objective_at_least(self, value: int) -> None:
+        if self.problem.equal_armies:
+            for a in range(len(self.problem.armies)):
+                self.bound(self.army(a), value, None)
+        else:
+            self.bound(self._all(), value, None)
+
+    def objective_at_most(self, value: int) -> None:
+        self.bound(self._all(), 0, value)
+
+    def _all(self) -> list[int]:
+        return [v for a in range(len(self.problem.armies)) for v in self.army(a)]
+
+    def decode(self, model: list[int]) -> Placement:
+        true = set(v for v in model if v > 0)
+        chosen: list[Literal] = [
+            (a, s) for a in range(len(self.problem.armies)) for s in range(self.squares)
+            if self.var((a, s)) in true
+        ]
+        placement = decode(self.problem, chosen)
+        if self.problem.equal_armies and not self.problem.dominating:
+            placement = equalized(placement)
+        return placement
+
+
+class SatEngine(Engine):
+    name = "sat"
+    summary = "SAT via PySAT (CaDiCaL; cardinality encoding selectable): find, optimise"
+    package = "python-sat"
+    module = "pysat"
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
+
+    def __init__(self, backend: str = "cadical195", encoding: str = "totalizer") -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown SAT solver {backend!r}; choose from {', '.join(BACKENDS)}")
+        if encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        self.backend = backend
+        self.encoding = encoding
+
+    def _run(self, formula: _Formula, control: Control) -> tuple[bool | None, Any]:
+        """Solve the formula: (True, model), (False, None), or (None, None) if stopped."""
+        from pysat.solvers import Solver
+
+        if control.stopped:
+            return None, None
+        with Solver(name=self.backend, bootstrap_with=formula.clauses) as solver:
+            with control.interrupting(solver.interrupt):
+                outcome = solver.solve_limited(expect_interrupt=True)
+            return outcome, solver.get_model() if outcome else None
+
+    def solve(self, problem: Problem, control: Control) -> Result:
+        formula = _Formula(problem, self.encoding)
+        outcome, model = self._run(formula, control)
+        if outcome is None:
+            return Result(Status.UNKNOWN, self.name)
+        if not outcome:
+            return Result(Status.INFEASIBLE, self.name)
+        return Result(Status.FEASIBLE, self.name, formula.decode(model))
+
+    def optimize(self, problem: Problem, control: Control) -> Result:
+        free = problem.without_counts()
+        maximize = problem.sense is Sense.MAXIMIZE
+        best: Placement | None = None
+        while True:
+            formula = _Formula(free, self.encoding)
+            if best is not None and maximize:
+                formula.objective_at_least(best.objective + 1)
+            elif best is not None:
+                formula.objective_at_most(best.objective - 1)
+            outcome, model = self._run(formula, control)
+            if outcome is None:
+                status = Status.UNKNOWN if best is None else Status.FEASIBLE
+                return Result(status, self.name, best,
+                              objective=None if best is None else best.objective)
+            if not outcome:
+                if best is None:
+                    return Result(Status.INFEASIBLE, self.name)
+                return Result(Status.OPTIMAL, self.name, best, objective=best.objective,
+                              bound=best.objective)
+            best = formula.decode(model)
+            control.report(objective=best.objective)
