@@ -11,7 +11,7 @@ from chessplace.api import InvalidAnswer, count, optimize, solve
 from chessplace.board import Board, Square, parse_square, square_name
 from chessplace.control import Control, Progress
 from chessplace.pieces import Piece, piece_from_text
-from chessplace.placement import Attack, Placement, PlacedPiece, RuleBreak
+from chessplace.placement import Attack, PlacedPiece, Placement, RuleBreak
 from chessplace.problem import Army, Problem, Sense
 from chessplace.result import Result, Status
 

@@ -16,30 +16,72 @@ class InvalidAnswer(RuntimeError):
     """A solver returned a placement that breaks the rules: a bug in that solver."""
 
 
-def solve(problem: Problem, *, solver: str | None = None, time_limit: float | None = None,
-          control: Control | None = None, **options: str) -> Result:
+def solve(
+    problem: Problem,
+    *,
+    solver: str | None = None,
+    time_limit: float | None = None,
+    control: Control | None = None,
+    **options: str,
+) -> Result:
     """One placement that satisfies the problem's counts and rules."""
-    return _run(problem, Task.SOLVE, solver, control or Control(time_limit), options,
-                lambda engine, ctl: engine.solve(problem, ctl))
+    return _run(
+        problem,
+        Task.SOLVE,
+        solver,
+        control or Control(time_limit),
+        options,
+        lambda engine, ctl: engine.solve(problem, ctl),
+    )
 
 
-def optimize(problem: Problem, *, solver: str | None = None, time_limit: float | None = None,
-             control: Control | None = None, **options: str) -> Result:
+def optimize(
+    problem: Problem,
+    *,
+    solver: str | None = None,
+    time_limit: float | None = None,
+    control: Control | None = None,
+    **options: str,
+) -> Result:
     """The best placement in the problem's sense, proven when ``status`` is optimal."""
-    return _run(problem, Task.OPTIMIZE, solver, control or Control(time_limit), options,
-                lambda engine, ctl: engine.optimize(problem, ctl))
+    return _run(
+        problem,
+        Task.OPTIMIZE,
+        solver,
+        control or Control(time_limit),
+        options,
+        lambda engine, ctl: engine.optimize(problem, ctl),
+    )
 
 
-def count(problem: Problem, *, unique: bool = False, solver: str | None = None,
-          time_limit: float | None = None, control: Control | None = None,
-          **options: str) -> Result:
+def count(
+    problem: Problem,
+    *,
+    unique: bool = False,
+    solver: str | None = None,
+    time_limit: float | None = None,
+    control: Control | None = None,
+    **options: str,
+) -> Result:
     """How many placements satisfy the problem, and with ``unique`` how many up to symmetry."""
-    return _run(problem, Task.COUNT, solver, control or Control(time_limit), options,
-                lambda engine, ctl: engine.count(problem, ctl, unique))
+    return _run(
+        problem,
+        Task.COUNT,
+        solver,
+        control or Control(time_limit),
+        options,
+        lambda engine, ctl: engine.count(problem, ctl, unique),
+    )
 
 
-def _run(problem: Problem, task: Task, solver: str | None, control: Control,
-         options: dict[str, str], call: Callable[[Engine, Control], Result]) -> Result:
+def _run(
+    problem: Problem,
+    task: Task,
+    solver: str | None,
+    control: Control,
+    options: dict[str, str],
+    call: Callable[[Engine, Control], Result],
+) -> Result:
     engine = choose(problem, task, solver, **options)
     started = time.perf_counter()
     result = call(engine, control)

@@ -41,20 +41,27 @@ def _occupancy(placement: Placement) -> tuple[Occupant, list[Violation]]:
     problem = placement.problem
     board = problem.board
     if len(placement.armies) != len(problem.armies):
-        return {}, [RuleBreak(f"{len(placement.armies)} armies given, the problem has "
-                              f"{len(problem.armies)}")]
+        return {}, [
+            RuleBreak(
+                f"{len(placement.armies)} armies given, the problem has {len(problem.armies)}"
+            )
+        ]
     occupant: Occupant = {}
     breaks: list[Violation] = []
     for index, squares in enumerate(placement.armies):
         name = problem.armies[index].name
         for square in squares:
             if not board.contains(square):
-                breaks.append(RuleBreak(f"{name} piece on {square_name(square)} is off the "
-                                        f"{board} board", (square,)))
+                breaks.append(
+                    RuleBreak(
+                        f"{name} piece on {square_name(square)} is off the {board} board", (square,)
+                    )
+                )
             elif square in occupant:
                 other = problem.armies[occupant[square]].name
-                breaks.append(RuleBreak(f"{square_name(square)} holds both {other} and {name}",
-                                        (square,)))
+                breaks.append(
+                    RuleBreak(f"{square_name(square)} holds both {other} and {name}", (square,))
+                )
             else:
                 occupant[square] = index
     return occupant, breaks
@@ -114,8 +121,9 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
                 yield b, a
 
 
-def _first_hits(start: Square, directions: frozenset[Vector], reach: int, occupant: Occupant,
-                board: Board) -> Iterator[Square]:
+def _first_hits(
+    start: Square, directions: frozenset[Vector], reach: int, occupant: Occupant, board: Board
+) -> Iterator[Square]:
     """The first occupied square within ``reach`` steps in each direction."""
     for dx, dy in directions:
         x, y = start
@@ -134,8 +142,9 @@ def _half(direction: Vector) -> Vector:
     return direction if direction > (0, 0) else (-dx, -dy)
 
 
-def _line_neighbours(coordinates: np.ndarray, direction: Vector,
-                     board: Board) -> Iterator[tuple[int, int]]:
+def _line_neighbours(
+    coordinates: np.ndarray, direction: Vector, board: Board
+) -> Iterator[tuple[int, int]]:
     """Index pairs of pieces next to each other on a line of steps ``direction``."""
     if len(coordinates) < 2:
         return
@@ -179,5 +188,6 @@ def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
         return []
     names = " ".join(square_name(s) for s in missing[:12])
     more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
-    return [RuleBreak(f"{len(missing)} squares neither occupied nor attacked: {names}{more}",
-                      missing)]
+    return [
+        RuleBreak(f"{len(missing)} squares neither occupied nor attacked: {names}{more}", missing)
+    ]

@@ -64,30 +64,43 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
-    parser.add_argument("--piece", help="piece name or Betza notation (independent, peaceable, "
-                        "dominating)")
+    parser.add_argument(
+        "--piece", help="piece name or Betza notation (independent, peaceable, dominating)"
+    )
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
-    parser.add_argument("--time-limit", type=positive_float, metavar="S",
-                        help="stop after S seconds and report the best answer so far")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="S",
+        help="stop after S seconds and report the best answer so far",
+    )
 
 
 def _solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solver", help="engine to use (see `chessplace solvers`)")
-    parser.add_argument("--encoding", help="cardinality encoding for the sat solver "
-                        "(totalizer, seqcounter, sortnetwrk, cardnetwrk, ...)")
-    parser.add_argument("--sat-backend", help="SAT solver for the sat engine "
-                        "(cadical195, kissat404, glucose42, ...)")
+    parser.add_argument(
+        "--encoding",
+        help="cardinality encoding for the sat solver "
+        "(totalizer, seqcounter, sortnetwrk, cardnetwrk, ...)",
+    )
+    parser.add_argument(
+        "--sat-backend",
+        help="SAT solver for the sat engine (cadical195, kissat404, glucose42, ...)",
+    )
 
 
 def _count_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--at-least", type=count_value, metavar="M",
-                       help="at least M pieces (in each army)")
-    group.add_argument("--exactly", type=count_value, metavar="M",
-                       help="exactly M pieces (in each army)")
-    group.add_argument("--at-most", type=count_value, metavar="M",
-                       help="at most M pieces (in each army)")
+    group.add_argument(
+        "--at-least", type=count_value, metavar="M", help="at least M pieces (in each army)"
+    )
+    group.add_argument(
+        "--exactly", type=count_value, metavar="M", help="exactly M pieces (in each army)"
+    )
+    group.add_argument(
+        "--at-most", type=count_value, metavar="M", help="at most M pieces (in each army)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     _count_arguments(solve)
     _solver_arguments(solve)
 
-    optimize = commands.add_parser("optimize", help="most pieces (fewest for domination), "
-                                   "with a proof")
+    optimize = commands.add_parser(
+        "optimize", help="most pieces (fewest for domination), with a proof"
+    )
     _puzzle_arguments(optimize)
     _solver_arguments(optimize)
 
@@ -124,8 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse, letting verify's FILE follow the options (argparse cannot on its own)."""
     arguments, extra = build_parser().parse_known_args(argv)
-    if arguments.command == "verify" and arguments.file == "-" and len(extra) == 1 and (
-        not extra[0].startswith("-")
+    if (
+        arguments.command == "verify"
+        and arguments.file == "-"
+        and len(extra) == 1
+        and (not extra[0].startswith("-"))
     ):
         arguments.file, extra = extra[0], []
     if extra:

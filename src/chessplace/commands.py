@@ -84,17 +84,21 @@ def _solver_options(arguments: argparse.Namespace) -> dict[str, Any]:
 def _solve(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
     if not problem.has_target:
-        raise UsageError(f"{problem.puzzle} sets no count: give --at-least M or --exactly M, "
-                         "or use optimize")
-    result = _supervised(arguments, lambda control: api.solve(
-        problem, control=control, **_solver_options(arguments)))
+        raise UsageError(
+            f"{problem.puzzle} sets no count: give --at-least M or --exactly M, or use optimize"
+        )
+    result = _supervised(
+        arguments, lambda control: api.solve(problem, control=control, **_solver_options(arguments))
+    )
     return _report(arguments, problem, "solve", result)
 
 
 def _optimize(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    result = _supervised(arguments, lambda control: api.optimize(
-        problem, control=control, **_solver_options(arguments)))
+    result = _supervised(
+        arguments,
+        lambda control: api.optimize(problem, control=control, **_solver_options(arguments)),
+    )
     return _report(arguments, problem, "optimize", result)
 
 
@@ -102,8 +106,12 @@ def _count(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
     if not problem.has_target and not problem.dominating:
         raise UsageError(f"{problem.puzzle} sets no count: give --exactly M or --at-least M")
-    result = _supervised(arguments, lambda control: api.count(
-        problem, unique=arguments.unique, control=control, **_solver_options(arguments)))
+    result = _supervised(
+        arguments,
+        lambda control: api.count(
+            problem, unique=arguments.unique, control=control, **_solver_options(arguments)
+        ),
+    )
     return _report(arguments, problem, "count", result)
 
 
@@ -116,15 +124,20 @@ def _verify(arguments: argparse.Namespace) -> int:
     placement = read_placement(problem, text)
     violations = placement.verify()
     if arguments.json:
-        print(json.dumps({
-            "task": "verify",
-            "puzzle": problem.puzzle,
-            "rows": problem.board.rows,
-            "cols": problem.board.cols,
-            "status": "invalid" if violations else "valid",
-            "violations": [str(v) for v in violations],
-            "pieces": placement_pieces(placement),
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "task": "verify",
+                    "puzzle": problem.puzzle,
+                    "rows": problem.board.rows,
+                    "cols": problem.board.cols,
+                    "status": "invalid" if violations else "valid",
+                    "violations": [str(v) for v in violations],
+                    "pieces": placement_pieces(placement),
+                },
+                indent=2,
+            )
+        )
     else:
         print(render_text(placement, arguments.ascii))
         for violation in violations:
@@ -219,8 +232,7 @@ def _stop_on_interrupt(control: Control) -> Iterator[None]:
 
     def handler(signum: int, frame: object) -> None:
         signal.signal(signal.SIGINT, previous)
-        print("stopping: reporting the best answer so far (Ctrl-C again to abort)",
-              file=sys.stderr)
+        print("stopping: reporting the best answer so far (Ctrl-C again to abort)", file=sys.stderr)
         control.stop()
 
     signal.signal(signal.SIGINT, handler)

@@ -71,11 +71,10 @@ def parse_json(problem: Problem, text: str) -> Placement:
         if army not in names:
             raise ValueError(f"piece {number}: army {army!r} is not one of {', '.join(names)}")
         index = names.index(army)
-        if "piece" in entry and piece_from_text(str(entry["piece"])) != problem.armies[
-            index
-        ].piece:
-            raise ValueError(f"piece {number}: {entry['piece']!r} is not a "
-                             f"{problem.armies[index].piece.name}")
+        if "piece" in entry and piece_from_text(str(entry["piece"])) != problem.armies[index].piece:
+            raise ValueError(
+                f"piece {number}: {entry['piece']!r} is not a {problem.armies[index].piece.name}"
+            )
         armies[index].append(_square_of(entry, number))
     return Placement.from_squares(problem, armies)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from chessplace.board import Board
 from chessplace.pieces import Piece
@@ -11,7 +11,7 @@ from chessplace.pieces import Piece
 ARMY_NAMES = ("white", "black", "red", "blue", "green", "yellow", "purple", "orange")
 
 
-class Sense(str, Enum):
+class Sense(StrEnum):
     """What ``optimize`` looks for."""
 
     MAXIMIZE = "maximize"

@@ -10,10 +10,6 @@ from chessplace.pieces import AMAZON, BISHOP, QUEEN, Piece
 from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
 
 
-def _fixed(count: int) -> dict[str, int | None]:
-    return {"minimum": count, "maximum": count}
-
-
 def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Problem:
     """Pieces of one kind, none attacking another; no count set."""
     return Problem(puzzle, board, (Army("white", piece),))
@@ -22,21 +18,21 @@ def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Prob
 def queens(board: Board) -> Problem:
     """N-Queens: one queen per row (or file, if fewer), none attacking."""
     n = min(board.rows, board.cols)
-    return Problem("queens", board, (Army("white", QUEEN, **_fixed(n)),))
+    return Problem("queens", board, (Army("white", QUEEN, n, n),))
 
 
 def amazons(board: Board) -> Problem:
     """N-Amazons: queens that also leap as knights, one per row, none attacking."""
     n = min(board.rows, board.cols)
-    return Problem("amazons", board, (Army("white", AMAZON, **_fixed(n)),))
+    return Problem("amazons", board, (Army("white", AMAZON, n, n),))
 
 
 def bishops(board: Board) -> Problem:
     """N-Bishops: 2n−2 bishops on an n×n board (1 when n = 1), none attacking."""
     if not board.is_square:
         return independent(board, BISHOP, "bishops")
-    n = board.rows
-    return Problem("bishops", board, (Army("white", BISHOP, **_fixed(max(1, 2 * n - 2))),))
+    most = max(1, 2 * board.rows - 2)
+    return Problem("bishops", board, (Army("white", BISHOP, most, most),))
 
 
 def peaceable(board: Board, piece: Piece, armies: int = 2, puzzle: str = "peaceable") -> Problem:
@@ -105,6 +101,8 @@ def build_puzzle(name: str, board: Board, piece: Piece | None = None) -> Problem
             raise ValueError(f"puzzle {name!r} needs --piece")
         return spec.build(board, piece)
     if piece is not None:
-        raise ValueError(f"puzzle {name!r} has its own piece; --piece is for independent, "
-                         "peaceable and dominating")
+        raise ValueError(
+            f"puzzle {name!r} has its own piece; --piece is for independent, "
+            "peaceable and dominating"
+        )
     return spec.build(board)

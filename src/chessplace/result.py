@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from chessplace.placement import Placement
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """How far a run got.
 
     ``optimal``: best value, proven; ``feasible``: a valid answer, not proven

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chessplace.board import Board, Square, file_name
+from chessplace.board import Square, file_name
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 
@@ -51,16 +51,16 @@ def parse_text(problem: Problem, text: str) -> Placement:
     Rank labels and a line of file labels are optional; the top line is the
     highest rank. Raises ``ValueError`` with the reason when unreadable.
     """
-    rows = [_cells(line) for line in text.splitlines()]
-    rows = [row for row in rows if row is not None]
+    rows = [row for row in map(_cells, text.splitlines()) if row is not None]
     board = problem.board
     if len(rows) != board.rows:
         raise ValueError(f"text board has {len(rows)} ranks, the puzzle's board has {board.rows}")
     armies: list[list[Square]] = [[] for _ in problem.armies]
     for line_number, row in enumerate(rows):
         if len(row) != board.cols:
-            raise ValueError(f"rank {board.rows - line_number} has {len(row)} squares, "
-                             f"expected {board.cols}")
+            raise ValueError(
+                f"rank {board.rows - line_number} has {len(row)} squares, expected {board.cols}"
+            )
         for file, mark in enumerate(row):
             if mark not in EMPTY_MARKS:
                 armies[_army_of(problem, mark)].append((file, board.rows - 1 - line_number))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
-from enum import Enum
+from enum import StrEnum
 from typing import ClassVar
 
 from chessplace.control import Control
@@ -13,7 +13,7 @@ from chessplace.problem import Problem
 from chessplace.result import Result
 
 
-class Task(str, Enum):
+class Task(StrEnum):
     SOLVE = "solve"
     OPTIMIZE = "optimize"
     COUNT = "count"

@@ -79,5 +79,6 @@ class ConstructionEngine(Engine):
         else:
             squares = bishop_squares(n)
         wanted = problem.armies[0].minimum or len(squares)
-        return Result(Status.FEASIBLE, self.name,
-                      Placement.from_squares(problem, [squares[:wanted]]))
+        return Result(
+            Status.FEASIBLE, self.name, Placement.from_squares(problem, [squares[:wanted]])
+        )

@@ -32,8 +32,9 @@ class _Model:
             model.add_at_most_one(self.x[v] for v in group)
         occupied: dict[tuple[int, tuple[int, ...]], Any] = {}
         for a, b, line in rules.exclusive_lines:
-            model.add_bool_or([self._occupies(occupied, a, line).Not(),
-                               self._occupies(occupied, b, line).Not()])
+            model.add_bool_or(
+                [self._occupies(occupied, a, line).Not(), self._occupies(occupied, b, line).Not()]
+            )
         for first, second in rules.forbidden_pairs:
             model.add_bool_or([self.x[first].Not(), self.x[second].Not()])
         for group in rules.cover:
@@ -53,8 +54,9 @@ class _Model:
             else:
                 model.minimize(objective)
 
-    def _occupies(self, memo: dict[tuple[int, tuple[int, ...]], Any], army: int,
-                  line: tuple[int, ...]) -> Any:
+    def _occupies(
+        self, memo: dict[tuple[int, tuple[int, ...]], Any], army: int, line: tuple[int, ...]
+    ) -> Any:
         """A Boolean that is true exactly when ``army`` has a piece on ``line``.
 
         Exactly, not merely implied, so that enumeration sees each placement once.
@@ -89,7 +91,7 @@ def _solver(control: Control, workers: int) -> Any:
 def _callback_class() -> Any:
     from ortools.sat.python import cp_model
 
-    class _Listener(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+    class _Listener(cp_model.CpSolverSolutionCallback):
         def __init__(self, on_solution: Any) -> None:
             super().__init__()
             self._on_solution = on_solution
@@ -127,8 +129,10 @@ class CpSatEngine(Engine):
         solver = _solver(control, os.cpu_count() or 1)
 
         def on_solution(listener: Any) -> None:
-            control.report(objective=round(listener.objective_value),
-                           bound=round(listener.best_objective_bound))
+            control.report(
+                objective=round(listener.objective_value),
+                bound=round(listener.best_objective_bound),
+            )
 
         listener = _callback_class()(on_solution)
         with control.interrupting(solver.stop_search):

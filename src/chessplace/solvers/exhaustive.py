@@ -18,7 +18,7 @@ from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
 
 MAX_SQUARES = 36
-MAX_SQUARES_SEVERAL_ARMIES = 20
+MAX_SQUARES_SEVERAL_ARMIES = 16
 
 
 def reaches(piece: Piece, start: Square, target: Square) -> bool:
@@ -54,17 +54,24 @@ class ExhaustiveEngine(Engine):
     def optimize(self, problem: Problem, control: Control) -> Result:
         free = problem.without_counts()
         best: Placement | None = None
-        better = (lambda a, b: a > b) if free.sense is Sense.MAXIMIZE else (lambda a, b: a < b)
+        sign = 1 if free.sense is Sense.MAXIMIZE else -1
         for placement in _placements(free, control):
-            if best is None or better(placement.objective, best.objective):
+            if best is None or sign * placement.objective > sign * best.objective:
                 best = placement
+            if free.dominating:
+                break  # dominating sets come smallest first
         if control.stopped:
-            return Result(Status.UNKNOWN if best is None else Status.FEASIBLE, self.name, best,
-                          objective=None if best is None else best.objective)
+            return Result(
+                Status.UNKNOWN if best is None else Status.FEASIBLE,
+                self.name,
+                best,
+                objective=None if best is None else best.objective,
+            )
         if best is None:
             return Result(Status.INFEASIBLE, self.name)
-        return Result(Status.OPTIMAL, self.name, best, objective=best.objective,
-                      bound=best.objective)
+        return Result(
+            Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
+        )
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         total = 0
@@ -75,8 +82,13 @@ class ExhaustiveEngine(Engine):
             first = first or placement
             if unique:
                 classes.add(placement.canonical_key())
-        return Result(Status.PARTIAL if control.stopped else Status.COMPLETE, self.name, first,
-                      count=total, unique=len(classes) if unique else None)
+        return Result(
+            Status.PARTIAL if control.stopped else Status.COMPLETE,
+            self.name,
+            first,
+            count=total,
+            unique=len(classes) if unique else None,
+        )
 
 
 def _placements(problem: Problem, control: Control) -> Iterator[Placement]:

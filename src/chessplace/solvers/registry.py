@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chessplace.problem import Problem
+from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.construction import ConstructionEngine
 from chessplace.solvers.cpsat import CpSatEngine
@@ -13,7 +14,13 @@ from chessplace.solvers.sat import SatEngine
 
 ENGINES: dict[str, Engine] = {
     engine.name: engine
-    for engine in (ConstructionEngine(), CpSatEngine(), SatEngine(), ExhaustiveEngine())
+    for engine in (
+        ConstructionEngine(),
+        BitboardEngine(),
+        CpSatEngine(),
+        SatEngine(),
+        ExhaustiveEngine(),
+    )
 }
 
 # Preference per task, best first; the first engine that is installed and
@@ -21,7 +28,7 @@ ENGINES: dict[str, Engine] = {
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "cpsat", "sat", "exhaustive"),
     Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
-    Task.COUNT: ("cpsat", "exhaustive"),
+    Task.COUNT: ("bitboard", "cpsat", "exhaustive"),
 }
 
 
@@ -41,8 +48,13 @@ class EngineInfo:
 def engines() -> list[EngineInfo]:
     """Every engine with whether it is installed and its version."""
     return [
-        EngineInfo(e.name, e.summary, e.available(), e.version(),
-                   tuple(t.value for t in Task if t in e.tasks))
+        EngineInfo(
+            e.name,
+            e.summary,
+            e.available(),
+            e.version(),
+            tuple(t.value for t in Task if t in e.tasks),
+        )
         for e in ENGINES.values()
     ]
 
@@ -52,8 +64,10 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: str
     if name is not None:
         engine = _named(name, options)
         if not engine.available():
-            raise NoSolver(f"solver {name!r} is not installed: pip install "
-                           f"'chessplace[{'cpsat' if name == 'cpsat' else name}]'")
+            raise NoSolver(
+                f"solver {name!r} is not installed: pip install "
+                f"'chessplace[{'cpsat' if name == 'cpsat' else name}]'"
+            )
         reason = engine.refusal(problem, task)
         if reason:
             raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")

@@ -16,8 +16,16 @@ from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.encoding import Literal, decode, equalized, rules_of
 
-ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer",
-             "kmtotalizer", "ladder", "pairwise")
+ENCODINGS = (
+    "seqcounter",
+    "sortnetwrk",
+    "cardnetwrk",
+    "totalizer",
+    "mtotalizer",
+    "kmtotalizer",
+    "ladder",
+    "pairwise",
+)
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 _PAIRWISE_LIMIT = 6
 
@@ -64,7 +72,7 @@ class _Formula:
 
     def _at_most_one(self, lits: list[int]) -> None:
         if len(lits) <= _PAIRWISE_LIMIT:
-            self.clauses += [[-p, -q] for i, p in enumerate(lits) for q in lits[i + 1:]]
+            self.clauses += [[-p, -q] for i, p in enumerate(lits) for q in lits[i + 1 :]]
         else:
             self.clauses += self._card.atmost(lits, 1, vpool=self.pool, encoding=self._seq).clauses
 
@@ -74,11 +82,13 @@ class _Formula:
             self.clauses.append([])
             return
         if minimum > 0:
-            self.clauses += self._card.atleast(lits, minimum, vpool=self.pool,
-                                               encoding=self._encoding).clauses
+            self.clauses += self._card.atleast(
+                lits, minimum, vpool=self.pool, encoding=self._encoding
+            ).clauses
         if maximum is not None and maximum < len(lits):
-            self.clauses += self._card.atmost(lits, maximum, vpool=self.pool,
-                                              encoding=self._encoding).clauses
+            self.clauses += self._card.atmost(
+                lits, maximum, vpool=self.pool, encoding=self._encoding
+            ).clauses
 
     def objective_at_least(self, value: int) -> None:
         if self.problem.equal_armies:
@@ -96,7 +106,9 @@ class _Formula:
     def decode(self, model: list[int]) -> Placement:
         true = set(v for v in model if v > 0)
         chosen: list[Literal] = [
-            (a, s) for a in range(len(self.problem.armies)) for s in range(self.squares)
+            (a, s)
+            for a in range(len(self.problem.armies))
+            for s in range(self.squares)
             if self.var((a, s)) in true
         ]
         placement = decode(self.problem, chosen)
@@ -153,12 +165,14 @@ class SatEngine(Engine):
             outcome, model = self._run(formula, control)
             if outcome is None:
                 status = Status.UNKNOWN if best is None else Status.FEASIBLE
-                return Result(status, self.name, best,
-                              objective=None if best is None else best.objective)
+                return Result(
+                    status, self.name, best, objective=None if best is None else best.objective
+                )
             if not outcome:
                 if best is None:
                     return Result(Status.INFEASIBLE, self.name)
-                return Result(Status.OPTIMAL, self.name, best, objective=best.objective,
-                              bound=best.objective)
+                return Result(
+                    Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
+                )
             best = formula.decode(model)
             control.report(objective=best.objective)

@@ -1,0 +1,134 @@
+"""The compiled row-by-row bitboard search (Numba, ``nogil``).
+
+One piece per row of an n×n board, for any piece that rides like a rook:
+columns are one mask, diagonals two shifted masks when the piece also rides
+like a bishop, and any further leaps (the knight's for an amazon) are
+carried as masks of the columns they forbid in the next rows. One source
+serves every such piece: :func:`counter` compiles it once per shape
+(diagonals or not, how many rows leaps reach, unique or not), so the queen
+kernel carries no leap code at all.
+
+A search starts from a prefix (the columns of the first rows), so the work
+splits into independent subproblems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+from numba import njit, uint64
+
+MAX_N = 32
+"""Largest board side: masks are 64-bit and diagonals shift past the edge."""
+
+# Index of an isolated bit by de Bruijn multiplication: (bit * K) >> 58.
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
+
+Counter = Callable[[int, np.ndarray, np.ndarray], tuple[int, int]]
+
+
+@njit(nogil=True, cache=True)
+def _is_canonical(perm, inverse, n):  # type: ignore[no-untyped-def]
+    """True when ``perm`` is lexicographically smallest among its 8 images."""
+    last = n - 1
+    for transform in range(1, 8):
+        for i in range(n):
+            if transform == 1:
+                other = last - perm[i]
+            elif transform == 2:
+                other = perm[last - i]
+            elif transform == 3:
+                other = last - perm[last - i]
+            elif transform == 4:
+                other = inverse[i]
+            elif transform == 5:
+                other = last - inverse[last - i]
+            elif transform == 6:
+                other = last - inverse[i]
+            else:
+                other = inverse[last - i]
+            if other != perm[i]:
+                if other < perm[i]:
+                    return False
+                break
+    return True
+
+
+@cache
+def counter(diagonals: bool, depth: int, unique: bool) -> Counter:
+    """The kernel for one shape of piece and question.
+
+    The kernel is ``count(n, leaps, prefix) -> (solutions, canonical)``:
+    ``leaps[k, c]`` is the mask of columns a piece in column c forbids k+1
+    rows further down (beyond its rook and bishop lines); ``prefix`` holds
+    the columns of the first rows. An invalid prefix counts zero.
+    ``canonical`` counts solutions that are the smallest of their symmetry
+    class (only when ``unique``).
+    """
+    track_columns = unique or depth > 0
+
+    @njit(nogil=True)
+    def count(n, leaps, prefix):  # type: ignore[no-untyped-def]
+        full = uint64((1 << n) - 1)
+        one = uint64(1)
+        cols = np.zeros(n + 1, dtype=np.uint64)
+        left = np.zeros(n + 1, dtype=np.uint64)
+        right = np.zeros(n + 1, dtype=np.uint64)
+        ahead = np.zeros((n + 1, depth + 1), dtype=np.uint64)
+        free = np.zeros(n + 1, dtype=np.uint64)
+        perm = np.zeros(n, dtype=np.int64)
+        inverse = np.zeros(n, dtype=np.int64)
+        start = prefix.shape[0]
+        for row in range(start):
+            column = prefix[row]
+            bit = one << uint64(column)
+            if bit & (cols[row] | left[row] | right[row] | ahead[row, 0]):
+                return 0, 0
+            perm[row] = column
+            cols[row + 1] = cols[row] | bit
+            if diagonals:
+                left[row + 1] = (left[row] | bit) << one
+                right[row + 1] = (right[row] | bit) >> one
+            for k in range(depth):
+                ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
+        if start == n:
+            return 1, 1
+        total = 0
+        canonical = 0
+        free[start] = full & ~(cols[start] | left[start] | right[start] | ahead[start, 0])
+        row = start
+        while row >= start:
+            options = free[row]
+            if options == uint64(0):
+                row -= 1
+                continue
+            bit = options & (~options + one)
+            free[row] = options ^ bit
+            column = 0
+            if track_columns:
+                column = _BIT_INDEX[(bit * _DE_BRUIJN) >> uint64(58)]
+                perm[row] = column
+            if row == n - 1:
+                total += 1
+                if unique:
+                    for r in range(n):
+                        inverse[perm[r]] = r
+                    if _is_canonical(perm, inverse, n):
+                        canonical += 1
+                continue
+            cols[row + 1] = cols[row] | bit
+            if diagonals:
+                left[row + 1] = (left[row] | bit) << one
+                right[row + 1] = (right[row] | bit) >> one
+            for k in range(depth):
+                ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
+            row += 1
+            free[row] = full & ~(cols[row] | left[row] | right[row] | ahead[row, 0])
+        return total, canonical
+
+    return count

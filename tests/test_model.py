@@ -1,0 +1,94 @@
+"""Boards, squares, Betza pieces and problems."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chessplace import Board, piece_from_text, puzzles
+from chessplace.betza import parse_betza
+from chessplace.board import file_index, file_name, parse_square, square_name
+from chessplace.pieces import AMAZON, BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK
+
+
+def test_square_names_follow_chess() -> None:
+    assert square_name((0, 0)) == "a1"
+    assert square_name((7, 7)) == "h8"
+    assert square_name((26, 9)) == "aa10"
+    assert parse_square("e4") == (4, 3)
+
+
+@given(st.integers(min_value=0, max_value=10**7))
+def test_file_names_round_trip(file: int) -> None:
+    assert file_index(file_name(file)) == file
+
+
+@pytest.mark.parametrize("bad", ["", "4e", "e0", "E-4", "e"])
+def test_bad_square_names_are_rejected(bad: str) -> None:
+    with pytest.raises(ValueError):
+        parse_square(bad)
+
+
+def test_board_symmetries() -> None:
+    assert len(Board(8, 8).symmetries()) == 8
+    assert len(Board(3, 5).symmetries()) == 4
+    for symmetry in Board(3, 5).symmetries():
+        image = {symmetry(s) for s in Board(3, 5).squares()}
+        assert image == set(Board(3, 5).squares())
+
+
+@pytest.mark.parametrize(
+    ("text", "piece"),
+    [
+        ("Q", QUEEN),
+        ("WWFF", QUEEN),
+        ("RB", QUEEN),
+        ("queen", QUEEN),
+        ("R", ROOK),
+        ("FF", BISHOP),
+        ("N", KNIGHT),
+        ("WF", KING),
+        ("K", KING),
+        ("QN", AMAZON),
+        ("amazon", AMAZON),
+        ("NN", NIGHTRIDER),
+    ],
+)
+def test_pieces_from_names_and_betza(text: str, piece: object) -> None:
+    assert piece_from_text(text) == piece
+
+
+def test_betza_leapers_and_ranges() -> None:
+    moves = {(m.step, m.reach) for m in parse_betza("WFDNA")}
+    assert moves == {((1, 0), 1), ((1, 1), 1), ((2, 0), 1), ((2, 1), 1), ((2, 2), 1)}
+    assert {(m.step, m.reach) for m in parse_betza("W3")} == {((1, 0), 3)}
+    assert {(m.step, m.reach) for m in parse_betza("W0")} == {((1, 0), None)}
+    assert len(KNIGHT.bounded_vectors) == 8
+    assert piece_from_text("R2").bounded_vectors == {
+        (1, 0),
+        (2, 0),
+        (-1, 0),
+        (-2, 0),
+        (0, 1),
+        (0, 2),
+        (0, -1),
+        (0, -2),
+    }
+
+
+@pytest.mark.parametrize("bad", ["fN", "X", "WW3", "", "Q!"])
+def test_bad_pieces_are_rejected_with_a_reason(bad: str) -> None:
+    with pytest.raises(ValueError, match="piece"):
+        piece_from_text(bad)
+
+
+def test_problem_counts() -> None:
+    problem = puzzles.peaceable_queens(Board.square(6)).with_counts(at_least=4)
+    assert all(army.minimum == 4 and army.maximum is None for army in problem.armies)
+    assert problem.objective((5, 4)) == 4
+    assert not problem.without_counts().has_target
+    with pytest.raises(ValueError):
+        Board(0, 3)
+    with pytest.raises(ValueError):
+        puzzles.build_puzzle("rooks", Board.square(3))
