@@ -159,3 +159,30 @@ def test_solvers_lists_engines(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     for name in ("construction", "bitboard", "cpsat", "sat", "exhaustive"):
         assert name in out
+
+
+def test_time_limit_returns_the_best_so_far(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "optimize", "peaceable-queens", "-n", "11", "--time-limit", "2",
+                       "--solver", "cpsat", "--json")
+    data = json.loads(out)
+    assert data["status"] in ("feasible", "optimal")
+    assert code == 0 and data["objective"] <= data["bound"]
+    assert len(data["pieces"]) == 2 * data["objective"]
+
+
+def test_ctrl_c_reports_the_best_answer_so_far() -> None:
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessplace.cli", "optimize", "peaceable-queens", "-n", "12",
+         "--solver", "cpsat", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    data = json.loads(out)
+    assert data["status"] in ("feasible", "unknown")
+    assert process.returncode == (0 if data["status"] == "feasible" else 3)
+    assert "Traceback" not in err

@@ -82,6 +82,7 @@ def _solver(control: Control, workers: int) -> Any:
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    solver.parameters.catch_sigint_signal = False  # Control handles Ctrl-C
     remaining = control.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, 0.001)

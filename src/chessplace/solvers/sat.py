@@ -7,6 +7,7 @@ cardinality encoding (``totalizer`` by default) and the SAT solver
 
 from __future__ import annotations
 
+import multiprocessing
 from typing import Any
 
 from chessplace.control import Control
@@ -28,6 +29,7 @@ ENCODINGS = (
 )
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 _PAIRWISE_LIMIT = 6
+_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 class _Formula:
@@ -117,6 +119,15 @@ class _Formula:
         return placement
 
 
+def _solve_in_child(backend: str, clauses: list[list[int]], sender: Any) -> None:
+    """Child process: solve and send (satisfiable, model) back."""
+    from pysat.solvers import Solver
+
+    with Solver(name=backend, bootstrap_with=clauses) as solver:
+        outcome = solver.solve()
+        sender.send((outcome, solver.get_model() if outcome else None))
+
+
 class SatEngine(Engine):
     name = "sat"
     summary = "SAT via PySAT (CaDiCaL; cardinality encoding selectable): find, optimise"
@@ -133,15 +144,32 @@ class SatEngine(Engine):
         self.encoding = encoding
 
     def _run(self, formula: _Formula, control: Control) -> tuple[bool | None, Any]:
-        """Solve the formula: (True, model), (False, None), or (None, None) if stopped."""
-        from pysat.solvers import Solver
+        """Solve the formula: (True, model), (False, None), or (None, None) if stopped.
 
+        The SAT solver runs in a child process, so a stop or the time limit can
+        end it at once: PySAT's CaDiCaL cannot be interrupted in-process.
+        """
         if control.stopped:
             return None, None
-        with Solver(name=self.backend, bootstrap_with=formula.clauses) as solver:
-            with control.interrupting(solver.interrupt):
-                outcome = solver.solve_limited(expect_interrupt=True)
-            return outcome, solver.get_model() if outcome else None
+        context = multiprocessing.get_context(_START_METHOD)
+        receiver, sender = context.Pipe(duplex=False)
+        child = context.Process(target=_solve_in_child,
+                                args=(self.backend, formula.clauses, sender), daemon=True)
+        child.start()
+        sender.close()
+        try:
+            while not receiver.poll(0.05):
+                if control.stopped or (not child.is_alive() and not receiver.poll(0)):
+                    return None, None
+            outcome, model = receiver.recv()
+            return outcome, model
+        except EOFError:
+            return None, None
+        finally:
+            if child.is_alive():
+                child.kill()
+            child.join()
+            receiver.close()
 
     def solve(self, problem: Problem, control: Control) -> Result:
         formula = _Formula(problem, self.encoding)
