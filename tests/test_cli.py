@@ -145,7 +145,7 @@ def test_malformed_placements_exit_two(
 
 def test_console_script_runs_without_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "chessplace.cli", "solve", "queens", "-n", "x"],
+        [sys.executable, "-m", "chessplace", "solve", "queens", "-n", "x"],
         capture_output=True,
         text=True,
         check=False,
@@ -162,8 +162,18 @@ def test_solvers_lists_engines(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_time_limit_returns_the_best_so_far(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "optimize", "peaceable-queens", "-n", "11", "--time-limit", "2",
-                       "--solver", "cpsat", "--json")
+    code, out, _ = run(
+        capsys,
+        "optimize",
+        "peaceable-queens",
+        "-n",
+        "11",
+        "--time-limit",
+        "2",
+        "--solver",
+        "cpsat",
+        "--json",
+    )
     data = json.loads(out)
     assert data["status"] in ("feasible", "optimal")
     assert code == 0 and data["objective"] <= data["bound"]
@@ -175,9 +185,21 @@ def test_ctrl_c_reports_the_best_answer_so_far() -> None:
     import time
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "chessplace.cli", "optimize", "peaceable-queens", "-n", "12",
-         "--solver", "cpsat", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "chessplace",
+            "optimize",
+            "peaceable-queens",
+            "-n",
+            "12",
+            "--solver",
+            "cpsat",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     time.sleep(4)
     process.send_signal(signal.SIGINT)

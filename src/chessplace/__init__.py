@@ -7,7 +7,7 @@
 """
 
 from chessplace import puzzles
-from chessplace.api import InvalidAnswer, count, optimize, solve
+from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
 from chessplace.board import Board, Square, parse_square, square_name
 from chessplace.control import Control, Progress
 from chessplace.pieces import Piece, piece_from_text
@@ -36,6 +36,7 @@ __all__ = [
     "parse_square",
     "piece_from_text",
     "puzzles",
+    "solutions",
     "solve",
     "square_name",
 ]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from chessplace.control import Control
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result
 from chessplace.solvers.base import Engine, Task
@@ -22,7 +24,7 @@ def solve(
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
-    **options: str,
+    **options: Any,
 ) -> Result:
     """One placement that satisfies the problem's counts and rules."""
     return _run(
@@ -41,7 +43,7 @@ def optimize(
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
-    **options: str,
+    **options: Any,
 ) -> Result:
     """The best placement in the problem's sense, proven when ``status`` is optimal."""
     return _run(
@@ -61,7 +63,7 @@ def count(
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
-    **options: str,
+    **options: Any,
 ) -> Result:
     """How many placements satisfy the problem, and with ``unique`` how many up to symmetry."""
     return _run(
@@ -74,12 +76,25 @@ def count(
     )
 
 
+def solutions(
+    problem: Problem,
+    *,
+    solver: str | None = None,
+    time_limit: float | None = None,
+    control: Control | None = None,
+    **options: Any,
+) -> Iterator[Placement]:
+    """Every placement, streamed without holding them all in memory."""
+    engine = choose(problem, Task.LIST, solver, **options)
+    return engine.solutions(problem, control or Control(time_limit))
+
+
 def _run(
     problem: Problem,
     task: Task,
     solver: str | None,
     control: Control,
-    options: dict[str, str],
+    options: dict[str, Any],
     call: Callable[[Engine, Control], Result],
 ) -> Result:
     engine = choose(problem, task, solver, **options)

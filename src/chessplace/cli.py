@@ -123,6 +123,24 @@ def build_parser() -> argparse.ArgumentParser:
     _count_arguments(count)
     _solver_arguments(count)
     count.add_argument("--unique", action="store_true", help="also count up to symmetry")
+    count.add_argument(
+        "--list",
+        action="store_true",
+        help="stream every solution as a JSON line instead of counting",
+    )
+    count.add_argument(
+        "--workers", type=positive_int, help="local worker threads (default: every core)"
+    )
+    count.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster",
+    )
+    count.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record finished subproblems; resume from them after an interruption",
+    )
 
     verify = commands.add_parser("verify", help="check a placement and name every attack")
     _puzzle_arguments(verify)
@@ -166,7 +184,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("chessplace: interrupted", file=sys.stderr)
         return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

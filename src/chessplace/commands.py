@@ -21,6 +21,8 @@ from chessplace.pieces import piece_from_text
 from chessplace.problem import Problem
 from chessplace.puzzles import build_puzzle
 from chessplace.result import Result, Status
+from chessplace.rowsearch.engine import BitboardEngine
+from chessplace.solvers.base import Task
 from chessplace.solvers.registry import NoSolver, engines
 from chessplace.textboard import render_text
 
@@ -46,7 +48,9 @@ def run(arguments: argparse.Namespace) -> int:
     }
     try:
         return handlers[arguments.command](arguments)
-    except (ValueError, NoSolver) as error:
+    except BrokenPipeError:
+        raise
+    except (ValueError, NoSolver, OSError) as error:
         raise UsageError(str(error)) from None
 
 
@@ -106,13 +110,45 @@ def _count(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
     if not problem.has_target and not problem.dominating:
         raise UsageError(f"{problem.puzzle} sets no count: give --exactly M or --at-least M")
+    options = _counting_options(arguments, problem)
+    if arguments.list:
+        return _list(problem, options)
     result = _supervised(
         arguments,
-        lambda control: api.count(
-            problem, unique=arguments.unique, control=control, **_solver_options(arguments)
-        ),
+        lambda control: api.count(problem, unique=arguments.unique, control=control, **options),
     )
     return _report(arguments, problem, "count", result)
+
+
+def _counting_options(arguments: argparse.Namespace, problem: Problem) -> dict[str, Any]:
+    """Solver options for count; says so on stderr when the fast counter cannot help."""
+    engine: dict[str, Any] = {
+        key: value
+        for key, value in (("workers", arguments.workers), ("dask", arguments.dask))
+        if value
+    }
+    if arguments.checkpoint:
+        engine["checkpoint"] = Path(arguments.checkpoint)
+    reason = BitboardEngine().refusal(problem, Task.COUNT)
+    if engine or arguments.list:
+        if arguments.solver not in (None, "bitboard") or reason:
+            raise UsageError(
+                "--list, --workers, --dask and --checkpoint need the bitboard counter"
+                + (f": {reason}" if reason else "")
+            )
+        return {"solver": "bitboard", **engine}
+    if reason and arguments.solver is None:
+        print(f"chessplace: {reason}; counting by CP-SAT enumeration instead", file=sys.stderr)
+    return _solver_options(arguments)
+
+
+def _list(problem: Problem, options: dict[str, Any]) -> int:
+    """Stream solutions as JSON lines; nothing is held in memory."""
+    control = Control()
+    with _stop_on_interrupt(control):
+        for placement in api.solutions(problem, control=control, **options):
+            sys.stdout.write(json.dumps({"pieces": placement_pieces(placement)}) + "\n")
+    return EXIT_STOPPED if control.stopped else EXIT_OK
 
 
 def _verify(arguments: argparse.Namespace) -> int:
@@ -244,25 +280,53 @@ def _stop_on_interrupt(control: Control) -> Iterator[None]:
 
 @contextmanager
 def _progress_display() -> Iterator[Callable[[Progress], None] | None]:
-    """A live status line on stderr when it is a terminal; nothing otherwise."""
+    """A live progress bar on stderr when it is a terminal; nothing otherwise.
+
+    Counts show subproblems done, solutions so far, the rate and the time
+    left; optimisations show the best value and bound so far.
+    """
     from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as Bar
 
     console = Console(stderr=True)
     if not console.is_terminal:
         yield None
         return
-    with console.status("working…") as status:
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Bar(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("working…", total=None)
 
         def show(progress: Progress) -> None:
-            parts = [f"{progress.seconds:.1f} s"]
+            parts = []
             if progress.objective is not None:
                 parts.append(f"best {progress.objective}")
             if progress.bound is not None:
                 parts.append(f"bound {progress.bound}")
             if progress.count is not None:
-                parts.append(f"{progress.count:,} found")
+                rate = progress.count / max(progress.seconds, 1e-9)
+                parts.append(f"{progress.count:,} solutions ({rate:,.0f}/s)")
             if progress.message:
                 parts.append(progress.message)
-            status.update(" · ".join(parts))
+            bar.update(
+                task,
+                description=" · ".join(parts) or "working…",
+                completed=progress.done or 0,
+                total=progress.total,
+            )
 
         yield show

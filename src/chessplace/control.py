@@ -17,6 +17,8 @@ class Progress:
     objective: int | None = None
     bound: int | None = None
     count: int | None = None
+    done: int | None = None
+    total: int | None = None
     message: str = ""
 
 

@@ -1,16 +1,16 @@
-"""The bitboard counting engine: one piece per row, on every core."""
+"""The bitboard counting engine: one piece per row, on every core or a Dask cluster."""
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-from typing import ClassVar
-
-import numpy as np
+from collections.abc import Iterator
+from pathlib import Path
 
 from chessplace.control import Control
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result, Status
+from chessplace.rowsearch.split import Subproblem, subproblems
+from chessplace.rowsearch.tasks import CountSpec
 from chessplace.solvers.base import Engine, Task
 
 BISHOP_DIRECTIONS = frozenset({(1, 1), (-1, -1), (1, -1), (-1, 1)})
@@ -18,12 +18,25 @@ ROOK_DIRECTIONS = frozenset({(1, 0), (-1, 0), (0, 1), (0, -1)})
 
 
 class BitboardEngine(Engine):
+    """Counts with the compiled kernel, split into subproblems of the first two rows.
+
+    ``workers`` threads (default: every core), or a Dask cluster (``dask``:
+    an address, or ``local``); ``checkpoint`` names a file of finished
+    subproblems to resume from.
+    """
+
     name = "bitboard"
     summary = "compiled bitboard search (Numba): counts one-per-row pieces with rook moves"
     package = "numba"
     module = "numba"
-    tasks = frozenset({Task.COUNT})
-    workers: ClassVar[int | None] = None
+    tasks = frozenset({Task.COUNT, Task.LIST})
+
+    def __init__(
+        self, workers: int | None = None, dask: str | None = None, checkpoint: Path | None = None
+    ) -> None:
+        self.workers = workers
+        self.dask = dask
+        self.checkpoint = checkpoint
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         from chessplace.rowsearch.kernel import MAX_N
@@ -46,36 +59,38 @@ class BitboardEngine(Engine):
         return None
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
-        from chessplace.rowsearch.kernel import counter
-        from chessplace.rowsearch.split import leap_table, subproblems
+        from chessplace.rowsearch.runner import run_count
 
-        n = problem.board.rows
-        piece = problem.armies[0].piece
-        leaps = leap_table(piece, n)
-        kernel = counter(piece.ride_directions >= BISHOP_DIRECTIONS, leaps.shape[0], unique)
-        tasks = subproblems(n, rows=2 if n > 8 else 1)
-        total = canonical = done = 0
-
-        def work(prefix: tuple[int, ...]) -> tuple[int, int]:
-            if control.stopped:
-                return -1, 0
-            return kernel(n, leaps, np.array(prefix, dtype=np.int64))
-
-        workers = self.workers or os.cpu_count() or 1
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for task, (solutions, classes) in zip(
-                tasks, pool.map(work, [t.prefix for t in tasks]), strict=True
-            ):
-                if solutions < 0:
-                    continue
-                total += task.weight * solutions
-                canonical += classes
-                done += 1
-                control.report(count=total, message=f"{done}/{len(tasks)} subproblems")
-        finished = done == len(tasks)
+        spec = _spec(problem, unique)
+        tally = run_count(spec, _split(spec.n), control, self.workers, self.dask, self.checkpoint)
+        note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
         return Result(
-            Status.COMPLETE if finished else Status.PARTIAL,
+            Status.COMPLETE if tally.finished else Status.PARTIAL,
             self.name,
-            count=total,
-            unique=canonical if unique and finished else None,
+            count=tally.solutions,
+            unique=tally.canonical if unique and tally.finished else None,
+            note=note,
         )
+
+    def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
+        """Every solution, streamed subproblem by subproblem (mirror images included)."""
+        from chessplace.rowsearch.tasks import solutions_of
+
+        spec = _spec(problem, False)
+        last = spec.n - 1
+        for task in _split(spec.n):
+            for columns in solutions_of(spec, task.prefix):
+                if control.stopped:
+                    return
+                squares = [(int(c), rank) for rank, c in enumerate(columns)]
+                yield Placement.from_squares(problem, [squares])
+                if task.weight == 2:
+                    yield Placement.from_squares(problem, [[(last - f, r) for f, r in squares]])
+
+
+def _spec(problem: Problem, unique: bool) -> CountSpec:
+    return CountSpec(problem.board.rows, problem.armies[0].piece.betza, unique)
+
+
+def _split(n: int) -> list[Subproblem]:
+    return subproblems(n, rows=2 if n > 8 else 1)

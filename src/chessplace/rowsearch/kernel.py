@@ -29,7 +29,7 @@ _BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
 
-Counter = Callable[[int, np.ndarray, np.ndarray], tuple[int, int]]
+Counter = Callable[[int, np.ndarray, np.ndarray, np.ndarray], tuple[int, int]]
 
 
 @njit(nogil=True, cache=True)
@@ -60,20 +60,22 @@ def _is_canonical(perm, inverse, n):  # type: ignore[no-untyped-def]
 
 
 @cache
-def counter(diagonals: bool, depth: int, unique: bool) -> Counter:
+def counter(diagonals: bool, depth: int, unique: bool, collect: bool = False) -> Counter:
     """The kernel for one shape of piece and question.
 
-    The kernel is ``count(n, leaps, prefix) -> (solutions, canonical)``:
+    The kernel is ``count(n, leaps, prefix, out) -> (solutions, canonical)``:
     ``leaps[k, c]`` is the mask of columns a piece in column c forbids k+1
     rows further down (beyond its rook and bishop lines); ``prefix`` holds
     the columns of the first rows. An invalid prefix counts zero.
     ``canonical`` counts solutions that are the smallest of their symmetry
-    class (only when ``unique``).
+    class (only when ``unique``). With ``collect`` each solution's columns
+    go to a row of ``out``; when ``out`` is full the kernel returns
+    ``(-1, 0)`` so the caller can split the prefix further.
     """
-    track_columns = unique or depth > 0
+    track_columns = unique or depth > 0 or collect
 
     @njit(nogil=True)
-    def count(n, leaps, prefix):  # type: ignore[no-untyped-def]
+    def count(n, leaps, prefix, out):  # type: ignore[no-untyped-def]
         full = uint64((1 << n) - 1)
         one = uint64(1)
         cols = np.zeros(n + 1, dtype=np.uint64)
@@ -97,6 +99,10 @@ def counter(diagonals: bool, depth: int, unique: bool) -> Counter:
             for k in range(depth):
                 ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
         if start == n:
+            if collect:
+                if out.shape[0] == 0:
+                    return -1, 0
+                out[0, :] = perm
             return 1, 1
         total = 0
         canonical = 0
@@ -114,6 +120,10 @@ def counter(diagonals: bool, depth: int, unique: bool) -> Counter:
                 column = _BIT_INDEX[(bit * _DE_BRUIJN) >> uint64(58)]
                 perm[row] = column
             if row == n - 1:
+                if collect:
+                    if total == out.shape[0]:
+                        return -1, 0
+                    out[total, :] = perm
                 total += 1
                 if unique:
                     for r in range(n):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
+from collections.abc import Iterator
 from enum import StrEnum
 from typing import ClassVar
 
 from chessplace.control import Control
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result
 
@@ -17,6 +19,7 @@ class Task(StrEnum):
     SOLVE = "solve"
     OPTIMIZE = "optimize"
     COUNT = "count"
+    LIST = "list"
 
 
 class Unsupported(Exception):
@@ -63,3 +66,6 @@ class Engine:
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         raise Unsupported(f"{self.name} does not count")
+
+    def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
+        raise Unsupported(f"{self.name} does not list solutions")

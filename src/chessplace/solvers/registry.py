@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from chessplace.problem import Problem
 from chessplace.rowsearch.engine import BitboardEngine
@@ -29,6 +30,7 @@ PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "cpsat", "sat", "exhaustive"),
     Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "cpsat", "exhaustive"),
+    Task.LIST: ("bitboard",),
 }
 
 
@@ -59,7 +61,7 @@ def engines() -> list[EngineInfo]:
     ]
 
 
-def choose(problem: Problem, task: Task, name: str | None = None, **options: str) -> Engine:
+def choose(problem: Problem, task: Task, name: str | None = None, **options: Any) -> Engine:
     """The engine to run: ``name`` if given and able, else the preferred one."""
     if name is not None:
         engine = _named(name, options)
@@ -72,6 +74,8 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: str
         if reason:
             raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")
         return engine
+    if options:
+        raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
     reasons = []
     for candidate in PREFERENCE[task]:
         engine = _named(candidate, options)
@@ -82,9 +86,8 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: str
     raise NoSolver(f"no solver can {task.value} this problem ({'; '.join(reasons)})")
 
 
-def _named(name: str, options: dict[str, str]) -> Engine:
+def _named(name: str, options: dict[str, Any]) -> Engine:
+    """The registered engine, or a new one of its kind built with ``options``."""
     if name not in ENGINES:
         raise NoSolver(f"unknown solver {name!r}; choose from {', '.join(ENGINES)}")
-    if name == "sat" and options:
-        return SatEngine(**options)
-    return ENGINES[name]
+    return type(ENGINES[name])(**options) if options else ENGINES[name]

@@ -151,10 +151,11 @@ class SatEngine(Engine):
         """
         if control.stopped:
             return None, None
-        context = multiprocessing.get_context(_START_METHOD)
+        context: Any = multiprocessing.get_context(_START_METHOD)
         receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(target=_solve_in_child,
-                                args=(self.backend, formula.clauses, sender), daemon=True)
+        child = context.Process(
+            target=_solve_in_child, args=(self.backend, formula.clauses, sender), daemon=True
+        )
         child.start()
         sender.close()
         try:

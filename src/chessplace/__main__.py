@@ -1,0 +1,7 @@
+"""``python -m chessplace``: the command line."""
+
+import sys
+
+from chessplace.cli import main
+
+sys.exit(main())

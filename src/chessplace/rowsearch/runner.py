@@ -1,0 +1,109 @@
+"""Running a count's subproblems on local threads or a Dask cluster, with checkpoints."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from chessplace.control import Control
+from chessplace.rowsearch.checkpoint import Checkpoint
+from chessplace.rowsearch.split import Subproblem
+from chessplace.rowsearch.tasks import CountSpec, count_prefix
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Where a count got to."""
+
+    solutions: int
+    canonical: int
+    finished: bool
+    resumed: int
+
+
+@contextmanager
+def executor(workers: int | None, dask: str | None) -> Iterator[cf.Executor]:
+    """Local threads (the kernel releases the GIL), or a Dask cluster.
+
+    ``dask`` is a scheduler address, or ``local`` for a LocalCluster of
+    ``workers`` processes on this machine.
+    """
+    count = workers or os.cpu_count() or 1
+    if dask is None:
+        with cf.ThreadPoolExecutor(max_workers=count) as pool:
+            yield pool
+        return
+    from distributed import Client, LocalCluster
+
+    if dask == "local":
+        with (
+            LocalCluster(
+                n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client.get_executor(pure=False)
+    else:
+        with Client(dask) as client:
+            yield client.get_executor(pure=False)
+
+
+def run_count(
+    spec: CountSpec,
+    tasks: list[Subproblem],
+    control: Control,
+    workers: int | None = None,
+    dask: str | None = None,
+    checkpoint: Path | None = None,
+) -> Tally:
+    """Count every subproblem not already in the checkpoint; stop early on request."""
+    header = {
+        "n": spec.n,
+        "piece": spec.betza,
+        "unique": spec.unique,
+        "tasks": len(tasks),
+        "first": tasks[0].key if tasks else "",
+    }
+    record = Checkpoint(checkpoint, header) if checkpoint else None
+    done = dict(record.done) if record else {}
+    resumed = len(done)
+    weights = {task.key: task.weight for task in tasks}
+
+    def tally(finished: bool) -> Tally:
+        return Tally(
+            solutions=sum(weights[k] * s for k, (s, _) in done.items()),
+            canonical=sum(c for _, c in done.values()),
+            finished=finished,
+            resumed=resumed,
+        )
+
+    pending = [task for task in tasks if task.key not in done]
+    control.report(count=tally(False).solutions, done=len(done), total=len(tasks))
+    try:
+        with executor(workers, dask) as pool:
+            futures = {pool.submit(count_prefix, spec, task.prefix): task for task in pending}
+            with control.interrupting(lambda: _cancel(futures)):
+                for future in cf.as_completed(futures):
+                    if future.cancelled():
+                        continue
+                    task = futures[future]
+                    solutions, canonical = future.result()
+                    done[task.key] = (solutions, canonical)
+                    if record:
+                        record.record(task.key, solutions, canonical)
+                    control.report(count=tally(False).solutions, done=len(done), total=len(tasks))
+                    if control.stopped:
+                        _cancel(futures)
+    finally:
+        if record:
+            record.close()
+    return tally(len(done) == len(tasks))
+
+
+def _cancel(futures: dict[cf.Future[tuple[int, int]], Subproblem]) -> None:
+    for future in futures:
+        future.cancel()

@@ -1,0 +1,127 @@
+"""The compiled counter: OEIS counts, listing, Dask, checkpoints and resuming."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chessplace import Board, Status, count, piece_from_text, puzzles, solutions
+from chessplace.reference import known
+from chessplace.rowsearch.split import subproblems
+
+SQUARE = Board.square
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_queen_counts_match_oeis(n: int) -> None:
+    result = count(puzzles.queens(SQUARE(n)), unique=True, solver="bitboard")
+    assert result.status is Status.COMPLETE
+    assert (result.count, result.unique) == (known("A000170", n), known("A002562", n))
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_amazon_counts_match_oeis(n: int) -> None:
+    result = count(puzzles.amazons(SQUARE(n)), unique=True, solver="bitboard")
+    assert (result.count, result.unique) == (known("A051223", n), known("A051224", n))
+
+
+@pytest.mark.parametrize("betza", ["R", "RN", "RF", "RD", "QD", "RNN"[:2] + "A"])
+def test_other_rook_pieces_match_cpsat(betza: str) -> None:
+    problem = puzzles.independent(SQUARE(6), piece_from_text(betza)).with_counts(exactly=6)
+    fast = count(problem, unique=True, solver="bitboard")
+    slow = count(problem, unique=True, solver="cpsat")
+    assert (fast.count, fast.unique) == (slow.count, slow.unique)
+
+
+def test_listing_gives_every_solution_once_and_valid() -> None:
+    problem = puzzles.queens(SQUARE(10))
+    listed = list(solutions(problem))
+    assert len(listed) == known("A000170", 10)
+    assert len({p.armies for p in listed}) == len(listed)
+    assert all(p.verify() == () for p in listed)
+
+
+def test_listing_splits_deeper_when_a_batch_fills(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chessplace.rowsearch import tasks
+
+    monkeypatch.setattr(tasks, "_FIRST_BATCH", 3)
+    listed = list(solutions(puzzles.queens(SQUARE(8))))
+    assert len({p.armies for p in listed}) == 92
+
+
+def test_subproblems_cover_the_left_half_once() -> None:
+    split = subproblems(9, rows=2)
+    assert len(split) == 5 * 8
+    weight_of_first = {t.prefix[0]: t.weight for t in split}
+    assert weight_of_first == {0: 2, 1: 2, 2: 2, 3: 2, 4: 1}
+    assert sum(weight_of_first.values()) == 9
+
+
+def test_dask_local_agrees_with_local_threads() -> None:
+    problem = puzzles.queens(SQUARE(12))
+    local = count(problem, unique=True, solver="bitboard", workers=2)
+    dask = count(problem, unique=True, solver="bitboard", dask="local", workers=2)
+    assert (dask.count, dask.unique) == (local.count, local.unique) == (14200, 1787)
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "chessplace", *args]
+
+
+def test_a_killed_count_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "count.jsonl"
+    process = subprocess.Popen(
+        _cli("count", "queens", "-n", "16", "--workers", "1", "--checkpoint", str(checkpoint)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if checkpoint.exists() and len(checkpoint.read_text().splitlines()) > 20:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    finished = len(checkpoint.read_text().splitlines()) - 1
+    assert 0 < finished < len(subproblems(16, rows=2))
+    with checkpoint.open("a") as file:
+        file.write('{"task": "7-1", "solut')  # a line cut short by the kill
+    done = subprocess.run(
+        _cli("count", "queens", "-n", "16", "--checkpoint", str(checkpoint), "--json"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(done.stdout)
+    assert data["count"] == known("A000170", 16)
+    assert data["note"].startswith("resumed ")
+    assert int(data["note"].split()[1]) >= finished
+
+
+def test_a_checkpoint_of_another_count_is_refused(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "count.jsonl"
+    subprocess.run(
+        _cli("count", "queens", "-n", "9", "--checkpoint", str(checkpoint)),
+        capture_output=True,
+        check=True,
+    )
+    done = subprocess.run(
+        _cli("count", "queens", "-n", "10", "--checkpoint", str(checkpoint)),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "different count" in done.stderr
+
+
+def test_counts_outside_the_kernel_fall_back_with_a_message() -> None:
+    done = subprocess.run(
+        _cli("count", "bishops", "-n", "4"), capture_output=True, text=True, check=True
+    )
+    assert "CP-SAT" in done.stderr and "16 placements" in done.stdout
