@@ -1,0 +1,108 @@
+"""Counting benchmark: chessplace's bitboard counter against a plain C counter.
+
+Compiles benchmarks/plain_counter.c with gcc -O3, runs it and chessplace on
+the same n in this script, checks every count against OEIS, and prints a
+table of seconds and ratios (plus resident memory after each run), then
+plots time against n to benchmarks/out/count.png.
+
+    python benchmarks/count.py [--min-n 12] [--max-n 17]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+from chessplace import Board, count, puzzles
+from chessplace.reference import known
+
+HERE = Path(__file__).resolve().parent
+
+
+def compile_baseline(directory: Path) -> Path:
+    binary = directory / "plain_counter"
+    subprocess.run(["gcc", "-O3", "-march=native", "-o", str(binary),
+                    str(HERE / "plain_counter.c")], check=True)
+    return binary
+
+
+def time_baseline(binary: Path, n: int) -> tuple[float, int]:
+    started = time.perf_counter()
+    out = subprocess.run([str(binary), str(n)], capture_output=True, text=True, check=True)
+    return time.perf_counter() - started, int(out.stdout)
+
+
+def time_chessplace(n: int, workers: int, unique: bool = False) -> tuple[float, int, int | None]:
+    problem = puzzles.queens(Board.square(n))
+    started = time.perf_counter()
+    result = count(problem, unique=unique, solver="bitboard", workers=workers)
+    assert result.count is not None
+    return time.perf_counter() - started, result.count, result.unique
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--min-n", type=int, default=12)
+    parser.add_argument("--max-n", type=int, default=17)
+    parser.add_argument("--no-plot", action="store_true")
+    arguments = parser.parse_args()
+    cores = os.cpu_count() or 1
+    time_chessplace(8, 1)  # compile the kernels outside the timings
+    time_chessplace(8, 1, unique=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        binary = compile_baseline(Path(scratch))
+        for n in range(arguments.min_n, arguments.max_n + 1):
+            c_seconds, c_count = time_baseline(binary, n)
+            one, one_count, _ = time_chessplace(n, 1)
+            every, every_count, _ = time_chessplace(n, cores)
+            both, _, unique = time_chessplace(n, cores, unique=True)
+            rss = psutil.Process().memory_info().rss / 2**20
+            expected = known("A000170", n)
+            assert c_count == one_count == every_count == expected, (n, c_count, one_count)
+            assert unique == known("A002562", n), (n, unique)
+            rows.append((n, c_seconds, one, every, both, rss))
+    print(f"queens: plain C (gcc -O3, mirror halving, 1 core) vs chessplace bitboard; "
+          f"{cores} cores here; every count checked against A000170/A002562")
+    print(f"{'n':>3} {'C s':>8} {'1-core s':>9} {'C/1-core':>9} {'all-core s':>11} "
+          f"{'C/all':>7} {'+unique s':>10} {'RSS MiB':>8}")
+    for n, c_seconds, one, every, both, rss in rows:
+        print(f"{n:>3} {c_seconds:>8.3f} {one:>9.3f} {c_seconds / one:>9.2f} {every:>11.3f} "
+              f"{c_seconds / every:>7.2f} {both:>10.3f} {rss:>8.0f}")
+    if not arguments.no_plot:
+        plot(rows, cores)
+    return 0
+
+
+def plot(rows: list[tuple[int, float, float, float, float, float]], cores: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+    ns = [row[0] for row in rows]
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    axes.semilogy(ns, [row[1] for row in rows], "o-", label="plain C, 1 core")
+    axes.semilogy(ns, [row[2] for row in rows], "s-", label="chessplace, 1 core")
+    axes.semilogy(ns, [row[3] for row in rows], "^-", label=f"chessplace, {cores} cores")
+    axes.set_xlabel("n")
+    axes.set_ylabel("seconds (log scale)")
+    axes.set_title("Counting n-queens solutions")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(out / "count.png", dpi=120)
+    print(f"plot: {out / 'count.png'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
