@@ -28,8 +28,10 @@ HERE = Path(__file__).resolve().parent
 
 def compile_baseline(directory: Path) -> Path:
     binary = directory / "plain_counter"
-    subprocess.run(["gcc", "-O3", "-march=native", "-o", str(binary),
-                    str(HERE / "plain_counter.c")], check=True)
+    subprocess.run(
+        ["gcc", "-O3", "-march=native", "-o", str(binary), str(HERE / "plain_counter.c")],
+        check=True,
+    )
     return binary
 
 
@@ -69,13 +71,19 @@ def main() -> int:
             assert c_count == one_count == every_count == expected, (n, c_count, one_count)
             assert unique == known("A002562", n), (n, unique)
             rows.append((n, c_seconds, one, every, both, rss))
-    print(f"queens: plain C (gcc -O3, mirror halving, 1 core) vs chessplace bitboard; "
-          f"{cores} cores here; every count checked against A000170/A002562")
-    print(f"{'n':>3} {'C s':>8} {'1-core s':>9} {'C/1-core':>9} {'all-core s':>11} "
-          f"{'C/all':>7} {'+unique s':>10} {'RSS MiB':>8}")
+    print(
+        f"queens: plain C (gcc -O3, mirror halving, 1 core) vs chessplace bitboard; "
+        f"{cores} cores here; every count checked against A000170/A002562"
+    )
+    print(
+        f"{'n':>3} {'C s':>8} {'1-core s':>9} {'C/1-core':>9} {'all-core s':>11} "
+        f"{'C/all':>7} {'+unique s':>10} {'RSS MiB':>8}"
+    )
     for n, c_seconds, one, every, both, rss in rows:
-        print(f"{n:>3} {c_seconds:>8.3f} {one:>9.3f} {c_seconds / one:>9.2f} {every:>11.3f} "
-              f"{c_seconds / every:>7.2f} {both:>10.3f} {rss:>8.0f}")
+        print(
+            f"{n:>3} {c_seconds:>8.3f} {one:>9.3f} {c_seconds / one:>9.2f} {every:>11.3f} "
+            f"{c_seconds / every:>7.2f} {both:>10.3f} {rss:>8.0f}"
+        )
     if not arguments.no_plot:
         plot(rows, cores)
     return 0

@@ -13,7 +13,7 @@ import pytest
 
 from chessplace import Board, Status, count, piece_from_text, puzzles, solutions
 from chessplace.reference import known
-from chessplace.rowsearch.split import subproblems
+from chessplace.rowsearch.split import class_subproblems, mirror_subproblems
 
 SQUARE = Board.square
 
@@ -55,8 +55,8 @@ def test_listing_splits_deeper_when_a_batch_fills(monkeypatch: pytest.MonkeyPatc
     assert len({p.armies for p in listed}) == 92
 
 
-def test_subproblems_cover_the_left_half_once() -> None:
-    split = subproblems(9, rows=2)
+def test_mirror_subproblems_cover_the_left_half_once() -> None:
+    split = mirror_subproblems(9, rows=2)
     assert len(split) == 5 * 8
     weight_of_first = {t.prefix[0]: t.weight for t in split}
     assert weight_of_first == {0: 2, 1: 2, 2: 2, 3: 2, 4: 1}
@@ -89,7 +89,7 @@ def test_a_killed_count_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     process.send_signal(signal.SIGKILL)
     process.wait()
     finished = len(checkpoint.read_text().splitlines()) - 1
-    assert 0 < finished < len(subproblems(16, rows=2))
+    assert 0 < finished < len(class_subproblems(16, rows=2))
     with checkpoint.open("a") as file:
         file.write('{"task": "7-1", "solut')  # a line cut short by the kill
     done = subprocess.run(

@@ -9,7 +9,7 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result, Status
-from chessplace.rowsearch.split import Subproblem, subproblems
+from chessplace.rowsearch.split import class_subproblems, mirror_subproblems
 from chessplace.rowsearch.tasks import CountSpec
 from chessplace.solvers.base import Engine, Task
 
@@ -61,8 +61,9 @@ class BitboardEngine(Engine):
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         from chessplace.rowsearch.runner import run_count
 
-        spec = _spec(problem, unique)
-        tally = run_count(spec, _split(spec.n), control, self.workers, self.dask, self.checkpoint)
+        spec = _spec(problem)
+        tasks = class_subproblems(spec.n, _split_rows(spec.n))
+        tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
         note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
         return Result(
             Status.COMPLETE if tally.finished else Status.PARTIAL,
@@ -76,9 +77,9 @@ class BitboardEngine(Engine):
         """Every solution, streamed subproblem by subproblem (mirror images included)."""
         from chessplace.rowsearch.tasks import solutions_of
 
-        spec = _spec(problem, False)
+        spec = _spec(problem)
         last = spec.n - 1
-        for task in _split(spec.n):
+        for task in mirror_subproblems(spec.n, _split_rows(spec.n)):
             for columns in solutions_of(spec, task.prefix):
                 if control.stopped:
                     return
@@ -88,9 +89,10 @@ class BitboardEngine(Engine):
                     yield Placement.from_squares(problem, [[(last - f, r) for f, r in squares]])
 
 
-def _spec(problem: Problem, unique: bool) -> CountSpec:
-    return CountSpec(problem.board.rows, problem.armies[0].piece.betza, unique)
+def _spec(problem: Problem) -> CountSpec:
+    return CountSpec(problem.board.rows, problem.armies[0].piece.betza)
 
 
-def _split(n: int) -> list[Subproblem]:
-    return subproblems(n, rows=2 if n > 8 else 1)
+def _split_rows(n: int) -> int:
+    """Rows fixed per subproblem: enough subproblems to balance the cores."""
+    return 2 if n > 8 else 1

@@ -29,14 +29,20 @@ _BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
 
-Counter = Callable[[int, np.ndarray, np.ndarray, np.ndarray], tuple[int, int]]
+Counter = Callable[[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[int, int]]
 
 
 @njit(nogil=True, cache=True)
-def _is_canonical(perm, inverse, n):  # type: ignore[no-untyped-def]
-    """True when ``perm`` is lexicographically smallest among its 8 images."""
+def _class_size(perm, inverse, n):  # type: ignore[no-untyped-def]
+    """Size of the symmetry class of ``perm`` if it is the class's smallest member, else 0.
+
+    Images under the 7 other symmetries of the square are compared
+    lexicographically, entry by entry, until they differ.
+    """
     last = n - 1
+    fixed = 1
     for transform in range(1, 8):
+        same = True
         for i in range(n):
             if transform == 1:
                 other = last - perm[i]
@@ -54,28 +60,36 @@ def _is_canonical(perm, inverse, n):  # type: ignore[no-untyped-def]
                 other = inverse[last - i]
             if other != perm[i]:
                 if other < perm[i]:
-                    return False
+                    return 0
+                same = False
                 break
-    return True
+        if same:
+            fixed += 1
+    return 8 // fixed
 
 
 @cache
-def counter(diagonals: bool, depth: int, unique: bool, collect: bool = False) -> Counter:
+def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -> Counter:
     """The kernel for one shape of piece and question.
 
-    The kernel is ``count(n, leaps, prefix, out) -> (solutions, canonical)``:
+    The kernel is ``count(n, leaps, prefix, forbid, out) -> (solutions, classes)``:
     ``leaps[k, c]`` is the mask of columns a piece in column c forbids k+1
     rows further down (beyond its rook and bishop lines); ``prefix`` holds
-    the columns of the first rows. An invalid prefix counts zero.
-    ``canonical`` counts solutions that are the smallest of their symmetry
-    class (only when ``unique``). With ``collect`` each solution's columns
-    go to a row of ``out``; when ``out`` is full the kernel returns
-    ``(-1, 0)`` so the caller can split the prefix further.
+    the columns of the first rows; ``forbid[r]`` masks columns row r may not
+    use (the caller's pruning). An invalid prefix counts zero.
+
+    With ``classes`` only the smallest member of each symmetry class counts,
+    weighted by its class size, so ``solutions`` is still the full total and
+    ``classes`` the number of classes; the caller's ``forbid`` may then prune
+    anything that cannot be a smallest member. Without it every completion
+    counts once. With ``collect`` each solution's columns go to a row of
+    ``out``; when ``out`` is full the kernel returns ``(-1, 0)`` so the
+    caller can split the prefix further.
     """
-    track_columns = unique or depth > 0 or collect
+    track_columns = classes or depth > 0 or collect
 
     @njit(nogil=True)
-    def count(n, leaps, prefix, out):  # type: ignore[no-untyped-def]
+    def count(n, leaps, prefix, forbid, out):  # type: ignore[no-untyped-def]
         full = uint64((1 << n) - 1)
         one = uint64(1)
         cols = np.zeros(n + 1, dtype=np.uint64)
@@ -89,7 +103,7 @@ def counter(diagonals: bool, depth: int, unique: bool, collect: bool = False) ->
         for row in range(start):
             column = prefix[row]
             bit = one << uint64(column)
-            if bit & (cols[row] | left[row] | right[row] | ahead[row, 0]):
+            if bit & (cols[row] | left[row] | right[row] | ahead[row, 0] | forbid[row]):
                 return 0, 0
             perm[row] = column
             cols[row + 1] = cols[row] | bit
@@ -103,10 +117,17 @@ def counter(diagonals: bool, depth: int, unique: bool, collect: bool = False) ->
                 if out.shape[0] == 0:
                     return -1, 0
                 out[0, :] = perm
-            return 1, 1
+            if classes:
+                for r in range(n):
+                    inverse[perm[r]] = r
+                size = _class_size(perm, inverse, n)
+                return size, 1 if size else 0
+            return 1, 0
         total = 0
         canonical = 0
-        free[start] = full & ~(cols[start] | left[start] | right[start] | ahead[start, 0])
+        free[start] = full & ~(
+            cols[start] | left[start] | right[start] | ahead[start, 0] | forbid[start]
+        )
         row = start
         while row >= start:
             options = free[row]
@@ -124,12 +145,15 @@ def counter(diagonals: bool, depth: int, unique: bool, collect: bool = False) ->
                     if total == out.shape[0]:
                         return -1, 0
                     out[total, :] = perm
-                total += 1
-                if unique:
+                if classes:
                     for r in range(n):
                         inverse[perm[r]] = r
-                    if _is_canonical(perm, inverse, n):
+                    size = _class_size(perm, inverse, n)
+                    if size:
+                        total += size
                         canonical += 1
+                else:
+                    total += 1
                 continue
             cols[row + 1] = cols[row] | bit
             if diagonals:
@@ -138,7 +162,7 @@ def counter(diagonals: bool, depth: int, unique: bool, collect: bool = False) ->
             for k in range(depth):
                 ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
             row += 1
-            free[row] = full & ~(cols[row] | left[row] | right[row] | ahead[row, 0])
+            free[row] = full & ~(cols[row] | left[row] | right[row] | ahead[row, 0] | forbid[row])
         return total, canonical
 
     return count

@@ -64,7 +64,7 @@ def run_count(
     header = {
         "n": spec.n,
         "piece": spec.betza,
-        "unique": spec.unique,
+        "method": "classes",
         "tasks": len(tasks),
         "first": tasks[0].key if tasks else "",
     }

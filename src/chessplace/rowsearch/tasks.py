@@ -14,7 +14,7 @@ import numpy as np
 
 from chessplace.pieces import piece_from_text
 from chessplace.rowsearch.kernel import Counter, counter
-from chessplace.rowsearch.split import leap_table
+from chessplace.rowsearch.split import class_pruning, leap_table
 
 BISHOP_DIRECTIONS = frozenset({(1, 1), (-1, -1), (1, -1), (-1, 1)})
 _FIRST_BATCH = 1 << 16
@@ -22,11 +22,10 @@ _FIRST_BATCH = 1 << 16
 
 @dataclass(frozen=True)
 class CountSpec:
-    """What is counted: n pieces written ``betza`` on n×n, and whether classes too."""
+    """What is counted: n pieces written ``betza``, one per row of n×n."""
 
     n: int
     betza: str
-    unique: bool
 
 
 @cache
@@ -34,14 +33,15 @@ def _kernel(spec: CountSpec, collect: bool) -> tuple[Counter, np.ndarray]:
     piece = piece_from_text(spec.betza)
     leaps = leap_table(piece, spec.n)
     diagonals = piece.ride_directions >= BISHOP_DIRECTIONS
-    return counter(diagonals, leaps.shape[0], spec.unique, collect), leaps
+    return counter(diagonals, leaps.shape[0], classes=not collect, collect=collect), leaps
 
 
 def count_prefix(spec: CountSpec, prefix: tuple[int, ...]) -> tuple[int, int]:
-    """(solutions, canonical solutions) completing ``prefix``."""
+    """(solutions, symmetry classes) whose smallest member completes ``prefix``."""
     kernel, leaps = _kernel(spec, False)
     nothing = np.zeros((0, spec.n), dtype=np.int64)
-    return kernel(spec.n, leaps, np.array(prefix, dtype=np.int64), nothing)
+    pruning = class_pruning(spec.n, prefix)
+    return kernel(spec.n, leaps, np.array(prefix, dtype=np.int64), pruning, nothing)
 
 
 def solutions_of(spec: CountSpec, prefix: tuple[int, ...]) -> Iterator[np.ndarray]:
@@ -52,7 +52,8 @@ def solutions_of(spec: CountSpec, prefix: tuple[int, ...]) -> Iterator[np.ndarra
     """
     kernel, leaps = _kernel(spec, True)
     out = np.zeros((_FIRST_BATCH, spec.n), dtype=np.int64)
-    found, _ = kernel(spec.n, leaps, np.array(prefix, dtype=np.int64), out)
+    unpruned = np.zeros(spec.n, dtype=np.uint64)
+    found, _ = kernel(spec.n, leaps, np.array(prefix, dtype=np.int64), unpruned, out)
     if found >= 0:
         yield from out[:found]
         return
