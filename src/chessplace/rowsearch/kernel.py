@@ -162,7 +162,10 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
             for k in range(depth):
                 ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
             row += 1
-            free[row] = full & ~(cols[row] | left[row] | right[row] | ahead[row, 0] | forbid[row])
+            blocked = cols[row] | left[row] | right[row] | forbid[row]
+            if depth > 0:
+                blocked |= ahead[row, 0]
+            free[row] = full & ~blocked
         return total, canonical
 
     return count
