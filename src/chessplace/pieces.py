@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 from chessplace.betza import Move, Vector, parse_betza
 
+ROOK_DIRECTIONS = Move((1, 0), None).directions
+BISHOP_DIRECTIONS = Move((1, 1), None).directions
+
 
 @dataclass(frozen=True)
 class Piece:

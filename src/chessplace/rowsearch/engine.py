@@ -6,15 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from chessplace.control import Control
+from chessplace.pieces import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result, Status
-from chessplace.rowsearch.split import class_subproblems, mirror_subproblems
-from chessplace.rowsearch.tasks import CountSpec
+from chessplace.rowsearch.split import CountSpec, class_subproblems, mirror_subproblems
 from chessplace.solvers.base import Engine, Task
-
-BISHOP_DIRECTIONS = frozenset({(1, 1), (-1, -1), (1, -1), (-1, 1)})
-ROOK_DIRECTIONS = frozenset({(1, 0), (-1, 0), (0, 1), (0, -1)})
 
 
 class BitboardEngine(Engine):

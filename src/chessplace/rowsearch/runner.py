@@ -11,8 +11,8 @@ from pathlib import Path
 
 from chessplace.control import Control
 from chessplace.rowsearch.checkpoint import Checkpoint
-from chessplace.rowsearch.split import Subproblem
-from chessplace.rowsearch.tasks import CountSpec, count_prefix
+from chessplace.rowsearch.split import CountSpec, Subproblem
+from chessplace.rowsearch.tasks import count_prefix
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chessplace.pieces import Piece
+from chessplace.pieces import BISHOP_DIRECTIONS, Piece
+
+
+@dataclass(frozen=True)
+class CountSpec:
+    """What is counted: n pieces written ``betza``, one per row of n×n."""
+
+    n: int
+    betza: str
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ def leap_table(piece: Piece, n: int) -> np.ndarray:
     """``table[k, c]``: columns that a piece in column c attacks k+1 rows ahead,
     beyond its rook and bishop lines."""
     vectors = {(dx, dy) for dx, dy in piece.bounded_vectors if dy > 0 and dx != 0}
-    if piece.ride_directions >= {(1, 1), (-1, 1)}:
+    if piece.ride_directions >= BISHOP_DIRECTIONS:
         vectors = {(dx, dy) for dx, dy in vectors if abs(dx) != dy}
     depth = max((dy for _, dy in vectors), default=0)
     table = np.zeros((depth, n), dtype=np.uint64)

@@ -7,25 +7,15 @@ so Dask can ship it to other machines.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
-from chessplace.pieces import piece_from_text
+from chessplace.pieces import BISHOP_DIRECTIONS, piece_from_text
 from chessplace.rowsearch.kernel import Counter, counter
-from chessplace.rowsearch.split import class_pruning, leap_table
+from chessplace.rowsearch.split import CountSpec, class_pruning, leap_table
 
-BISHOP_DIRECTIONS = frozenset({(1, 1), (-1, -1), (1, -1), (-1, 1)})
 _FIRST_BATCH = 1 << 16
-
-
-@dataclass(frozen=True)
-class CountSpec:
-    """What is counted: n pieces written ``betza``, one per row of n×n."""
-
-    n: int
-    betza: str
 
 
 @cache
