@@ -76,7 +76,8 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
     ``leaps[k, c]`` is the mask of columns a piece in column c forbids k+1
     rows further down (beyond its rook and bishop lines); ``prefix`` holds
     the columns of the first rows; ``forbid[r]`` masks columns row r may not
-    use (the caller's pruning). An invalid prefix counts zero.
+    use (the caller's pruning); a column forbidden in every later row must be
+    taken by the time a row is left. An invalid prefix counts zero.
 
     With ``classes`` only the smallest member of each symmetry class counts,
     weighted by its class size, so ``solutions`` is still the full total and
@@ -99,6 +100,12 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
         free = np.zeros(n + 1, dtype=np.uint64)
         perm = np.zeros(n, dtype=np.int64)
         inverse = np.zeros(n, dtype=np.int64)
+        # A column forbidden in every later row must be taken by this one.
+        required = np.zeros(n, dtype=np.uint64)
+        later = full
+        for row in range(n - 2, -1, -1):
+            later &= forbid[row + 1]
+            required[row] = later
         start = prefix.shape[0]
         for row in range(start):
             column = prefix[row]
@@ -107,6 +114,8 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
                 return 0, 0
             perm[row] = column
             cols[row + 1] = cols[row] | bit
+            if cols[row + 1] & required[row] != required[row]:
+                return 0, 0
             if diagonals:
                 left[row + 1] = (left[row] | bit) << one
                 right[row + 1] = (right[row] | bit) >> one
@@ -155,7 +164,10 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
                 else:
                     total += 1
                 continue
-            cols[row + 1] = cols[row] | bit
+            taken = cols[row] | bit
+            if taken & required[row] != required[row]:
+                continue
+            cols[row + 1] = taken
             if diagonals:
                 left[row + 1] = (left[row] | bit) << one
                 right[row + 1] = (right[row] | bit) >> one
