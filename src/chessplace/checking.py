@@ -167,10 +167,12 @@ def _steps_back(coordinate: np.ndarray, step: int, length: int) -> np.ndarray:
     return np.full_like(coordinate, _FAR)
 
 
-def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
+def attacked_squares(placement: Placement) -> set[Square]:
+    """Every square some piece attacks, riders stopping at the first piece in their way."""
+    occupant, _ = _occupancy(placement)
     board = placement.problem.board
     pieces = [army.piece for army in placement.problem.armies]
-    covered = set(occupant)
+    attacked: set[Square] = set()
     for square, army in occupant.items():
         for move in pieces[army].moves:
             for dx, dy in move.directions:
@@ -180,9 +182,15 @@ def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
                     x, y, steps = x + dx, y + dy, steps + 1
                     if not board.contains((x, y)):
                         break
-                    covered.add((x, y))
+                    attacked.add((x, y))
                     if (x, y) in occupant:
                         break
+    return attacked
+
+
+def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
+    board = placement.problem.board
+    covered = set(occupant) | attacked_squares(placement)
     missing = tuple(square for square in board.squares() if square not in covered)
     if not missing:
         return []

@@ -103,6 +103,21 @@ def _count_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _render_arguments(parser: argparse.ArgumentParser, *flags: str, required: bool = False) -> None:
+    parser.add_argument(
+        *flags,
+        dest="render",
+        metavar="FILE",
+        required=required,
+        help="draw the board to FILE.svg or FILE.png",
+    )
+    parser.add_argument(
+        "--show-attacks",
+        action="store_true",
+        help="tint the squares the pieces attack in the drawing",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -111,12 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
     _puzzle_arguments(solve)
     _count_arguments(solve)
     _solver_arguments(solve)
+    _render_arguments(solve, "--render")
 
     optimize = commands.add_parser(
         "optimize", help="most pieces (fewest for domination), with a proof"
     )
     _puzzle_arguments(optimize)
     _solver_arguments(optimize)
+    _render_arguments(optimize, "--render")
 
     count = commands.add_parser("count", help="count placements, all and up to symmetry")
     _puzzle_arguments(count)
@@ -146,6 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
     _puzzle_arguments(verify)
     _count_arguments(verify)
     verify.add_argument("file", nargs="?", default="-", help="JSON or text board; - for stdin")
+    _render_arguments(verify, "--render")
+
+    render = commands.add_parser(
+        "render", help="solve (or optimize, without a count) and draw the answer as SVG or PNG"
+    )
+    _puzzle_arguments(render)
+    _count_arguments(render)
+    _solver_arguments(render)
+    _render_arguments(render, "-o", "--output", required=True)
 
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     demo = commands.add_parser("demo", help="the classic puzzles one after the other")

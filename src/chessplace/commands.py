@@ -18,6 +18,7 @@ from chessplace.cli import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.control import Control, Progress
 from chessplace.jsonio import placement_pieces, read_placement, result_json
 from chessplace.pieces import piece_from_text
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import build_puzzle
 from chessplace.result import Result, Status
@@ -44,6 +45,7 @@ def run(arguments: argparse.Namespace) -> int:
         "count": _count,
         "verify": _verify,
         "solvers": _solvers,
+        "render": _render_command,
         "demo": _demo,
     }
     try:
@@ -159,6 +161,8 @@ def _verify(arguments: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {arguments.file}: {error.strerror}") from None
     placement = read_placement(problem, text)
     violations = placement.verify()
+    if arguments.render:
+        _draw(arguments, placement, conflicts=True)
     if arguments.json:
         print(
             json.dumps(
@@ -197,7 +201,32 @@ def _demo(arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _render_command(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    work = api.solve if problem.has_target else api.optimize
+    result = _supervised(
+        arguments, lambda control: work(problem, control=control, **_solver_options(arguments))
+    )
+    return _report(arguments, problem, "solve" if problem.has_target else "optimize", result)
+
+
+def _draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = False) -> None:
+    """Write the board to ``--render``/``-o`` as SVG or PNG, by the file's extension."""
+    from chessplace.svgboard import render_svg, svg_to_png
+
+    path = Path(arguments.render)
+    if path.suffix.lower() not in (".svg", ".png"):
+        raise UsageError(f"cannot draw to {path}: the file must end in .svg or .png")
+    svg = render_svg(placement, attacked=arguments.show_attacks, conflicts=conflicts)
+    if path.suffix.lower() == ".svg":
+        path.write_text(svg, encoding="utf-8")
+    else:
+        path.write_bytes(svg_to_png(svg))
+
+
 def _report(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> int:
+    if getattr(arguments, "render", None) and result.placement is not None:
+        _draw(arguments, result.placement)
     if arguments.json:
         data = result_json(problem, task, result)
         print(json.dumps(data, indent=2 if len(data["pieces"]) <= 1000 else None))

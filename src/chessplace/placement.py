@@ -97,3 +97,9 @@ class Placement:
     @property
     def is_valid(self) -> bool:
         return not self.verify()
+
+    def _repr_svg_(self) -> str:
+        """Jupyter draws placements as boards, broken rules marked."""
+        from chessplace.svgboard import render_svg
+
+        return render_svg(self, conflicts=True)

@@ -47,3 +47,7 @@ class Result:
 
     def timed(self, seconds: float) -> Result:
         return replace(self, seconds=seconds)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter draws a result as its placement's board."""
+        return self.placement._repr_svg_() if self.placement is not None else None

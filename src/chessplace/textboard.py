@@ -15,7 +15,7 @@ def _symbol(placement: Placement, army: int, ascii_only: bool) -> str:
     """White (first army) in outline or upper case; other armies filled or lower case."""
     piece = placement.problem.armies[army].piece
     several = len(placement.problem.armies) > 1
-    if ascii_only:
+    if ascii_only or piece.glyphs is None:
         return piece.symbol.upper() if army == 0 else piece.symbol.lower()
     return piece.glyph(white=several and army == 0)
 

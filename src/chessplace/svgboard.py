@@ -1,0 +1,217 @@
+"""Boards as SVG, built with ElementTree: squares, labels, pieces, attacks, conflicts."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from chessplace.board import Square, file_name
+from chessplace.checking import attacked_squares
+from chessplace.placement import Attack, Placement
+
+SQUARE = 48
+MARGIN = 22
+MAX_DRAWN = 64
+LIGHT, DARK = "#f0d9b5", "#b58863"
+ATTACKED = "#d9453b"
+CONFLICT = "#e0201b"
+INK = "#111111"
+FONT = "DejaVu Sans, Noto Sans Symbols2, Segoe UI Symbol, sans-serif"
+ARMY_FILLS = (
+    "#fbfbfb",
+    "#1e1e1e",
+    "#d8403a",
+    "#2f6fd0",
+    "#2e9d4a",
+    "#e7b416",
+    "#8a3fb8",
+    "#ee7f22",
+)
+GLYPH_PIECES = frozenset({"queen", "rook", "bishop", "knight", "king"})
+CENTRED = {"text_anchor": "middle", "dominant_baseline": "central", "font_family": FONT}
+
+
+def _add(
+    parent: ET.Element, tag: str, text: str | None = None, **attributes: str | float
+) -> ET.Element:
+    """A child element; ``font_size`` becomes ``font-size`` and ``class_`` becomes ``class``."""
+    attrib = {
+        key.rstrip("_").replace("_", "-"): f"{value:g}" if isinstance(value, float) else str(value)
+        for key, value in attributes.items()
+    }
+    element = ET.SubElement(parent, tag, attrib)
+    element.text = text
+    return element
+
+
+def render_svg(placement: Placement, *, attacked: bool = False, conflicts: bool = False) -> str:
+    """The placement drawn as an SVG document.
+
+    ``attacked`` tints every square some piece attacks; ``conflicts`` rings
+    the pieces that break the rules and draws each illegal attack as a line.
+    """
+    board = placement.problem.board
+    if max(board.rows, board.cols) > MAX_DRAWN:
+        raise ValueError(f"a {board} board is too large to draw (at most {MAX_DRAWN} a side)")
+    width = 2 * MARGIN + board.cols * SQUARE
+    height = 2 * MARGIN + board.rows * SQUARE
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+        },
+    )
+    _add(svg, "title", f"{placement.problem.puzzle} on {board}")
+    _add(svg, "rect", width=width, height=height, fill="#3b3a36")
+    for square in board.squares():
+        x, y = _corner(placement, square)
+        colour = DARK if (square[0] + square[1]) % 2 == 0 else LIGHT
+        _add(svg, "rect", x=x, y=y, width=SQUARE, height=SQUARE, fill=colour)
+    if attacked:
+        for square in sorted(attacked_squares(placement)):
+            x, y = _corner(placement, square)
+            _add(
+                svg,
+                "rect",
+                x=x,
+                y=y,
+                width=SQUARE,
+                height=SQUARE,
+                fill=ATTACKED,
+                fill_opacity="0.35",
+                class_="attacked",
+            )
+    _labels(svg, placement)
+    for army, squares in enumerate(placement.armies):
+        for square in sorted(squares):
+            _piece(svg, placement, army, square)
+    if conflicts:
+        _conflicts(svg, placement)
+    return ET.tostring(svg, encoding="unicode")
+
+
+def _corner(placement: Placement, square: Square) -> tuple[int, int]:
+    rows = placement.problem.board.rows
+    return MARGIN + square[0] * SQUARE, MARGIN + (rows - 1 - square[1]) * SQUARE
+
+
+def _centre(placement: Placement, square: Square) -> tuple[float, float]:
+    x, y = _corner(placement, square)
+    return x + SQUARE / 2, y + SQUARE / 2
+
+
+def _labels(svg: ET.Element, placement: Placement) -> None:
+    board = placement.problem.board
+    style = {**CENTRED, "font_size": "12", "fill": "#e8e6e3"}
+    for file in range(board.cols):
+        x = MARGIN + file * SQUARE + SQUARE / 2
+        for y in (MARGIN / 2, 1.5 * MARGIN + board.rows * SQUARE):
+            _add(svg, "text", file_name(file), x=x, y=y, **style)
+    for rank in range(board.rows):
+        y = MARGIN + (board.rows - 1 - rank) * SQUARE + SQUARE / 2
+        for x in (MARGIN / 2, 1.5 * MARGIN + board.cols * SQUARE):
+            _add(svg, "text", str(rank + 1), x=x, y=y, **style)
+
+
+def _piece(svg: ET.Element, placement: Placement, army: int, square: Square) -> None:
+    """Chess glyphs for chess pieces (a queen with a knight badge for the amazon),
+    a lettered token for every other piece; the army decides the colour."""
+    piece = placement.problem.armies[army].piece
+    fill = ARMY_FILLS[army % len(ARMY_FILLS)]
+    cx, cy = _centre(placement, square)
+    group = _add(
+        svg,
+        "g",
+        class_="piece",
+        data_army=army,
+        data_square=f"{file_name(square[0])}{square[1] + 1}",
+    )
+    if piece.name in GLYPH_PIECES or piece.name == "amazon":
+        glyph = "♛" if piece.name == "amazon" else piece.glyph(white=False)
+        _add(
+            group,
+            "text",
+            glyph,
+            x=cx,
+            y=cy + 2,
+            fill=fill,
+            stroke=INK,
+            stroke_width="0.8",
+            font_size=0.78 * SQUARE,
+            **CENTRED,
+        )
+        if piece.name == "amazon":
+            _add(
+                group,
+                "text",
+                "♞",
+                x=cx + 0.3 * SQUARE,
+                y=cy + 0.28 * SQUARE,
+                fill=fill,
+                stroke=INK,
+                stroke_width="0.8",
+                font_size=0.36 * SQUARE,
+                **CENTRED,
+            )
+        return
+    _add(group, "circle", cx=cx, cy=cy, r=0.38 * SQUARE, fill=fill, stroke=INK, stroke_width="2")
+    label = piece.symbol if piece.name == piece.betza else piece.name[:2].title()
+    _add(
+        group,
+        "text",
+        label,
+        x=cx,
+        y=cy,
+        fill=INK if army != 1 else "#f4f4f4",
+        font_size=0.4 * SQUARE,
+        font_weight="bold",
+        **CENTRED,
+    )
+
+
+def _conflicts(svg: ET.Element, placement: Placement) -> None:
+    attacks = [v for v in placement.verify() if isinstance(v, Attack)]
+    ringed: set[Square] = set()
+    for attack in attacks:
+        for square in (attack.attacker.square, attack.victim.square):
+            if square not in ringed:
+                ringed.add(square)
+                x, y = _corner(placement, square)
+                _add(
+                    svg,
+                    "rect",
+                    x=x + 2,
+                    y=y + 2,
+                    width=SQUARE - 4,
+                    height=SQUARE - 4,
+                    fill="none",
+                    stroke=CONFLICT,
+                    stroke_width="4",
+                    class_="conflict",
+                )
+        x1, y1 = _centre(placement, attack.attacker.square)
+        x2, y2 = _centre(placement, attack.victim.square)
+        _add(
+            svg,
+            "line",
+            x1=x1,
+            y1=y1,
+            x2=x2,
+            y2=y2,
+            stroke=CONFLICT,
+            stroke_width="3",
+            stroke_opacity="0.8",
+            class_="attack-line",
+        )
+
+
+def svg_to_png(svg: str, scale: float = 2.0) -> bytes:
+    """PNG bytes of an SVG drawing (needs the ``png`` extra: cairosvg)."""
+    try:
+        import cairosvg
+    except ImportError:
+        raise ValueError("PNG output needs cairosvg: pip install 'chessplace[png]'") from None
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
+    return png
