@@ -174,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     _render_arguments(render, "-o", "--output", required=True)
 
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
+    serve = commands.add_parser("serve", help="the web app on a local ASGI server")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=positive_int, default=8000, help="port to listen on")
     demo = commands.add_parser("demo", help="the classic puzzles one after the other")
     demo.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     return parser

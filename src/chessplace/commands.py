@@ -13,14 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from chessplace import api
-from chessplace.board import Board
 from chessplace.cli import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.control import Control, Progress
 from chessplace.jsonio import placement_pieces, read_placement, result_json
-from chessplace.pieces import piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
-from chessplace.puzzles import build_puzzle
+from chessplace.puzzles import problem_from_options
 from chessplace.result import Result, Status
 from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Task
@@ -46,6 +44,7 @@ def run(arguments: argparse.Namespace) -> int:
         "verify": _verify,
         "solvers": _solvers,
         "render": _render_command,
+        "serve": _serve,
         "demo": _demo,
     }
     try:
@@ -58,20 +57,14 @@ def run(arguments: argparse.Namespace) -> int:
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
     """The problem the puzzle, board and count options describe."""
-    if arguments.n is not None and (arguments.rows or arguments.cols):
-        raise UsageError("give either -n or --rows and --cols, not both")
-    if arguments.n is not None:
-        board = Board.square(arguments.n)
-    elif arguments.rows and arguments.cols:
-        board = Board(arguments.rows, arguments.cols)
-    else:
-        raise UsageError("give the board size: -n N, or --rows R --cols C")
-    piece = piece_from_text(arguments.piece) if arguments.piece else None
-    problem = build_puzzle(arguments.puzzle, board, piece)
-    counts = {key: getattr(arguments, key, None) for key in ("at_least", "exactly", "at_most")}
-    if any(value is not None for value in counts.values()):
-        problem = problem.with_counts(**counts)
-    return problem
+    return problem_from_options(
+        arguments.puzzle,
+        n=arguments.n,
+        rows=arguments.rows,
+        cols=arguments.cols,
+        piece=arguments.piece,
+        **{key: getattr(arguments, key, None) for key in ("at_least", "exactly", "at_most")},
+    )
 
 
 def _solver_options(arguments: argparse.Namespace) -> dict[str, Any]:
@@ -191,6 +184,17 @@ def _solvers(arguments: argparse.Namespace) -> int:
     for info in engines():
         state = f"installed {info.version or ''}".strip() if info.installed else "not installed"
         print(f"{info.name:<13} {state:<24} {'/'.join(info.tasks):<24} {info.summary}")
+    return EXIT_OK
+
+
+def _serve(arguments: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from chessplace.web.app import create_app
+    except ImportError:
+        raise UsageError("the web app needs: pip install 'chessplace[web]'") from None
+    uvicorn.run(create_app(), host=arguments.host, port=arguments.port, log_level="warning")
     return EXIT_OK
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from chessplace.board import Board
-from chessplace.pieces import AMAZON, BISHOP, QUEEN, Piece
+from chessplace.pieces import AMAZON, BISHOP, QUEEN, Piece, piece_from_text
 from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
 
 
@@ -106,3 +106,34 @@ def build_puzzle(name: str, board: Board, piece: Piece | None = None) -> Problem
             "peaceable and dominating"
         )
     return spec.build(board)
+
+
+def problem_from_options(
+    puzzle: str,
+    n: int | None = None,
+    rows: int | None = None,
+    cols: int | None = None,
+    piece: str | None = None,
+    at_least: int | None = None,
+    exactly: int | None = None,
+    at_most: int | None = None,
+) -> Problem:
+    """The problem that the CLI's (and the HTTP API's) options describe.
+
+    Raises ``ValueError`` with a message fit for a user on bad options.
+    """
+    if n is not None and (rows or cols):
+        raise ValueError("give either n or rows and cols, not both")
+    if n is not None:
+        board = Board.square(n)
+    elif rows and cols:
+        board = Board(rows, cols)
+    else:
+        raise ValueError("give the board size: n, or rows and cols")
+    problem = build_puzzle(puzzle, board, piece_from_text(piece) if piece else None)
+    counts = (at_least, exactly, at_most)
+    if sum(value is not None for value in counts) > 1:
+        raise ValueError("give at most one of at least, exactly and at most")
+    if any(value is not None for value in counts):
+        problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
+    return problem
