@@ -34,6 +34,7 @@ test-all: lint browser
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/count.py
+	$(BIN)/python benchmarks/engines.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -22,6 +22,7 @@ import psutil
 
 from chessplace import Board, count, puzzles
 from chessplace.reference import known
+from chessplace.reference import terms as terms_of
 
 HERE = Path(__file__).resolve().parent
 
@@ -110,6 +111,18 @@ def plot(rows: list[tuple[int, float, float, float, float, float]], cores: int) 
     figure.tight_layout()
     figure.savefig(out / "count.png", dpi=120)
     print(f"plot: {out / 'count.png'}")
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for sequence, label in (("A000170", "all solutions"), ("A002562", "up to symmetry")):
+        terms = terms_of(sequence)
+        axes.semilogy(list(terms), list(terms.values()), "o-", label=f"{label} ({sequence})")
+    axes.set_xlabel("n")
+    axes.set_ylabel("solutions (log scale)")
+    axes.set_title("n-queens solutions against n")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(out / "counts.png", dpi=120)
+    print(f"plot: {out / 'counts.png'}")
 
 
 if __name__ == "__main__":
