@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from chessplace import Board, Problem, Status, count, optimize, piece_from_text, puzzles, solve
+from chessplace import (
+    Board,
+    Placement,
+    Problem,
+    Status,
+    count,
+    optimize,
+    piece_from_text,
+    puzzles,
+    solve,
+)
 from chessplace.reference import known
 from chessplace.solvers.base import Task
 from chessplace.solvers.registry import ENGINES, NoSolver, choose
@@ -200,3 +210,56 @@ def test_time_limit_reports_best_so_far() -> None:
     if result.placement is not None:
         assert_valid(result)
         assert result.bound is not None and result.bound >= (result.objective or 0)
+
+
+SYMMETRIC = [
+    *(puzzles.peaceable_queens(SQUARE(n)) for n in range(2, 5)),
+    *(puzzles.dominating_queens(SQUARE(n)) for n in range(2, 6)),
+    puzzles.independent(SQUARE(4), piece_from_text("NN")),
+    puzzles.peaceable(SQUARE(3), piece_from_text("K")),
+    puzzles.independent(Board(3, 5), piece_from_text("B")),
+]
+
+
+def _orbit(problem: Problem, chosen: frozenset[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    from chessplace.solvers.symmetry import group
+
+    return min(tuple(sorted(map(g, chosen))) for g in [lambda v: v, *group(problem)])
+
+
+@pytest.mark.parametrize("problem", SYMMETRIC, ids=[p.describe() for p in SYMMETRIC])
+def test_symmetry_breaking_keeps_every_orbit(problem: Problem) -> None:
+    """Lex-leader constraints over board symmetries and colour swap are sound: at the
+    optimum, every orbit of solutions keeps a member, and fewer placements remain."""
+    from pysat.solvers import Solver
+
+    from chessplace.solvers.sat import _Formula
+
+    oracle = optimize(problem, solver="exhaustive")
+    assert optimize(problem, solver="sat").objective == oracle.objective
+    target = problem.with_counts(exactly=oracle.objective)
+    board = problem.board
+    everything = {
+        frozenset((a, board.index(s)) for a, squares in enumerate(p.armies) for s in squares)
+        for p in _all_placements(target)
+    }
+    formula = _Formula(target, "totalizer")
+    literals = {
+        formula.var((a, s)): (a, s) for a in range(len(problem.armies)) for s in range(board.size)
+    }
+    kept = set()
+    with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            kept.add(frozenset(literals[v] for v in model if v in literals))
+            solver.add_clause([-v for v in model if abs(v) in literals])
+    assert kept <= everything
+    assert {_orbit(problem, p) for p in kept} == {_orbit(problem, p) for p in everything}
+    assert len(kept) < len(everything) or len(everything) == 1
+
+
+def _all_placements(problem: Problem) -> list[Placement]:
+    from chessplace.control import Control
+    from chessplace.solvers.exhaustive import _placements
+
+    return list(_placements(problem, Control()))

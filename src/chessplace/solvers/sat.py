@@ -14,6 +14,7 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
+from chessplace.solvers import symmetry
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.encoding import Literal, decode, equalized, rules_of
 
@@ -35,7 +36,7 @@ _START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else
 class _Formula:
     """CNF for the rules of a problem, plus cardinality bounds on demand."""
 
-    def __init__(self, problem: Problem, encoding: str) -> None:
+    def __init__(self, problem: Problem, encoding: str, break_symmetry: bool = True) -> None:
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
@@ -57,6 +58,13 @@ class _Formula:
             self.clauses.append([self.var(v) for v in group])
         for a, army in enumerate(problem.armies):
             self.bound(self.army(a), army.minimum, army.maximum)
+        if break_symmetry:
+            order = [(a, s) for s in range(self.squares) for a in range(len(problem.armies))]
+            for mapping in symmetry.group(problem):
+                self.clauses += symmetry.lex_leader(order, mapping, self.var, self._fresh)
+
+    def _fresh(self) -> int:
+        return int(self.pool.id(("aux", self.pool.top + 1)))
 
     def var(self, literal: Literal) -> int:
         return int(self.pool.id(("x", *literal)))

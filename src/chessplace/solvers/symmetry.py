@@ -1,0 +1,82 @@
+"""Sound symmetry breaking: lex-leader constraints over the problem's symmetry group.
+
+The group is the board's symmetries, times swapping the two armies when
+they are interchangeable (same piece, same counts). Every rule of a
+:class:`Problem` is invariant under it, so each orbit of placements keeps its
+lexicographically smallest member: requiring ``X <=lex g(X)`` for every ``g``
+never removes every optimum, only its images. Counting must not use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from chessplace.problem import Problem
+from chessplace.solvers.encoding import Literal
+
+Mapping = Callable[[Literal], Literal]
+
+
+def armies_interchangeable(problem: Problem) -> bool:
+    """True when swapping the two armies maps the problem onto itself."""
+    if len(problem.armies) != 2:
+        return False
+    first, second = problem.armies
+    return (first.piece, first.minimum, first.maximum) == (
+        second.piece,
+        second.minimum,
+        second.maximum,
+    )
+
+
+def group(problem: Problem) -> list[Mapping]:
+    """Every non-identity symmetry of the problem, acting on ``(army, square)``."""
+    board = problem.board
+    squares = [
+        [board.index(symmetry(board.at(s))) for s in range(board.size)]
+        for symmetry in board.symmetries()
+    ]
+    swaps = [False, True] if armies_interchangeable(problem) else [False]
+    found: list[Mapping] = []
+    for image in squares:
+        for swap in swaps:
+            if image == squares[0] and not swap:
+                continue
+            found.append(_mapping(image, swap))
+    return found
+
+
+def _mapping(image: list[int], swap: bool) -> Mapping:
+    def apply(literal: Literal) -> Literal:
+        army, square = literal
+        return (1 - army if swap else army), image[square]
+
+    return apply
+
+
+def lex_leader(
+    order: list[Literal],
+    mapping: Mapping,
+    var: Callable[[Literal], int],
+    fresh: Callable[[], int],
+) -> Iterator[list[int]]:
+    """Clauses for ``X <=lex g(X)``, with X the variables in ``order``.
+
+    ``equal_i`` is true exactly when the first i positions agree, so the
+    constraint is neither weaker nor stronger than the lexicographic order.
+    """
+    equal = None  # None stands for "true": the empty prefix agrees
+    for literal in order:
+        x, y = var(literal), var(mapping(literal))
+        if x == y:
+            continue
+        guard: list[int] = [] if equal is None else [-equal]
+        yield [*guard, -x, y]  # prefix equal -> x <= y
+        following = fresh()
+        if equal is not None:
+            yield [-following, equal]
+        yield [-following, -x, y]
+        yield [-following, x, -y]
+        yield [*guard, x, y, following]
+        yield [*guard, -x, -y, following]
+        equal = following
