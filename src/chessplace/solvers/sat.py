@@ -8,6 +8,8 @@ cardinality encoding (``totalizer`` by default) and the SAT solver
 from __future__ import annotations
 
 import multiprocessing
+import os
+import time
 from typing import Any
 
 from chessplace.control import Control
@@ -29,6 +31,7 @@ ENCODINGS = (
     "pairwise",
 )
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
+PORTFOLIO = ("cadical195", "kissat404")
 _PAIRWISE_LIMIT = 6
 _START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
@@ -143,42 +146,59 @@ class SatEngine(Engine):
     module = "pysat"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 
-    def __init__(self, backend: str = "cadical195", encoding: str = "totalizer") -> None:
-        if backend not in BACKENDS:
+    def __init__(self, backend: str | None = None, encoding: str = "totalizer") -> None:
+        """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat
+        as a portfolio (first answer wins) when there is more than one core."""
+        if backend is not None and backend not in BACKENDS:
             raise ValueError(f"unknown SAT solver {backend!r}; choose from {', '.join(BACKENDS)}")
         if encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
-        self.backend = backend
+        if backend is not None:
+            self.backends: tuple[str, ...] = (backend,)
+        elif (os.cpu_count() or 1) > 1:
+            self.backends = PORTFOLIO
+        else:
+            self.backends = PORTFOLIO[:1]
         self.encoding = encoding
 
     def _run(self, formula: _Formula, control: Control) -> tuple[bool | None, Any]:
         """Solve the formula: (True, model), (False, None), or (None, None) if stopped.
 
-        The SAT solver runs in a child process, so a stop or the time limit can
-        end it at once: PySAT's CaDiCaL cannot be interrupted in-process.
+        Each SAT solver of the portfolio runs in a child process; the first
+        answer wins and the others are killed. Children also let a stop or the
+        time limit end a solve at once: PySAT's CaDiCaL cannot be interrupted
+        in-process.
         """
         if control.stopped:
             return None, None
         context: Any = multiprocessing.get_context(_START_METHOD)
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(
-            target=_solve_in_child, args=(self.backend, formula.clauses, sender), daemon=True
-        )
-        child.start()
-        sender.close()
+        children = []
+        for backend in self.backends:
+            receiver, sender = context.Pipe(duplex=False)
+            child = context.Process(
+                target=_solve_in_child, args=(backend, formula.clauses, sender), daemon=True
+            )
+            child.start()
+            sender.close()
+            children.append((child, receiver))
         try:
-            while not receiver.poll(0.05):
-                if control.stopped or (not child.is_alive() and not receiver.poll(0)):
+            while True:
+                for _child, receiver in children:
+                    if receiver.poll(0):
+                        try:
+                            outcome, model = receiver.recv()
+                        except EOFError:
+                            continue
+                        return outcome, model
+                if control.stopped or not any(child.is_alive() for child, _ in children):
                     return None, None
-            outcome, model = receiver.recv()
-            return outcome, model
-        except EOFError:
-            return None, None
+                time.sleep(0.02)
         finally:
-            if child.is_alive():
-                child.kill()
-            child.join()
-            receiver.close()
+            for child, receiver in children:
+                if child.is_alive():
+                    child.kill()
+                child.join()
+                receiver.close()
 
     def solve(self, problem: Problem, control: Control) -> Result:
         formula = _Formula(problem, self.encoding)
