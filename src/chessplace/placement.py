@@ -94,10 +94,6 @@ class Placement:
 
         return violations(self)
 
-    @property
-    def is_valid(self) -> bool:
-        return not self.verify()
-
     def _repr_svg_(self) -> str:
         """Jupyter draws placements as boards, broken rules marked."""
         from chessplace.svgboard import render_svg

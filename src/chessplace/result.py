@@ -40,11 +40,6 @@ class Result:
     seconds: float = 0.0
     note: str = ""
 
-    @property
-    def answered(self) -> bool:
-        """False when the run was stopped before it could say anything definite."""
-        return self.status not in (Status.UNKNOWN, Status.PARTIAL)
-
     def timed(self, seconds: float) -> Result:
         return replace(self, seconds=seconds)
 
