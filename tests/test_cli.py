@@ -208,3 +208,15 @@ def test_ctrl_c_reports_the_best_answer_so_far() -> None:
     assert data["status"] in ("feasible", "unknown")
     assert process.returncode == (0 if data["status"] == "feasible" else 3)
     assert "Traceback" not in err
+
+
+def test_verify_reads_standard_input() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "chessplace", "verify", "peaceable-queens", "-n", "5", "-"],
+        input=PEACEABLE_TEXT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "valid" in done.stdout

@@ -189,7 +189,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         arguments.command == "verify"
         and arguments.file == "-"
         and len(extra) == 1
-        and (not extra[0].startswith("-"))
+        and (extra[0] == "-" or not extra[0].startswith("-"))
     ):
         arguments.file, extra = extra[0], []
     if extra:
