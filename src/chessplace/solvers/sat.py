@@ -54,7 +54,10 @@ class _Formula:
         for group in rules.at_most_one:
             self._at_most_one([self.var(v) for v in group])
         for a, b, line in rules.exclusive_lines:
-            self.clauses.append([-self._occupies(a, line), -self._occupies(b, line)])
+            if rules.armies == 2:
+                self._owned_by_one(line)
+            else:
+                self.clauses.append([-self._occupies(a, line), -self._occupies(b, line)])
         for first, second in rules.forbidden_pairs:
             self.clauses.append([-self.var(first), -self.var(second)])
         for group in rules.cover:
@@ -74,6 +77,15 @@ class _Formula:
 
     def army(self, a: int) -> list[int]:
         return [self.var((a, s)) for s in range(self.squares)]
+
+    def _owned_by_one(self, line: tuple[int, ...]) -> None:
+        """Two armies: one variable per line says which army may use it."""
+        key = ("first army may use", line)
+        if key in self.pool.obj2id:
+            return
+        first = int(self.pool.id(key))
+        self.clauses += [[-self.var((0, s)), first] for s in line]
+        self.clauses += [[-self.var((1, s)), -first] for s in line]
 
     def _occupies(self, army: int, line: tuple[int, ...]) -> int:
         key = ("on", army, line)
