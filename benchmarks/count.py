@@ -23,6 +23,7 @@ import psutil
 from chessplace import Board, count, puzzles
 from chessplace.reference import known
 from chessplace.reference import terms as terms_of
+from plotting import log_plot
 
 HERE = Path(__file__).resolve().parent
 
@@ -91,38 +92,22 @@ def main() -> int:
 
 
 def plot(rows: list[tuple[int, float, float, float, float, float]], cores: int) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = HERE / "out"
-    out.mkdir(exist_ok=True)
     ns = [row[0] for row in rows]
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    axes.semilogy(ns, [row[1] for row in rows], "o-", label="plain C, 1 core")
-    axes.semilogy(ns, [row[2] for row in rows], "s-", label="chessplace, 1 core")
-    axes.semilogy(ns, [row[3] for row in rows], "^-", label=f"chessplace, {cores} cores")
-    axes.set_xlabel("n")
-    axes.set_ylabel("seconds (log scale)")
-    axes.set_title("Counting n-queens solutions")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(out / "count.png", dpi=120)
-    print(f"plot: {out / 'count.png'}")
-    figure, axes = plt.subplots(figsize=(7, 4.5))
+    log_plot(
+        "count",
+        "Counting n-queens solutions",
+        "seconds (log scale)",
+        [
+            ("plain C, 1 core", ns, [row[1] for row in rows], "o-"),
+            ("chessplace, 1 core", ns, [row[2] for row in rows], "s-"),
+            (f"chessplace, {cores} cores", ns, [row[3] for row in rows], "^-"),
+        ],
+    )
+    series = []
     for sequence, label in (("A000170", "all solutions"), ("A002562", "up to symmetry")):
         terms = terms_of(sequence)
-        axes.semilogy(list(terms), list(terms.values()), "o-", label=f"{label} ({sequence})")
-    axes.set_xlabel("n")
-    axes.set_ylabel("solutions (log scale)")
-    axes.set_title("n-queens solutions against n")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(out / "counts.png", dpi=120)
-    print(f"plot: {out / 'counts.png'}")
+        series.append((f"{label} ({sequence})", list(terms), list(terms.values()), "o-"))
+    log_plot("counts", "n-queens solutions against n", "solutions (log scale)", series)
 
 
 if __name__ == "__main__":

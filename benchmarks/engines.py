@@ -12,12 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from chessplace import Board, Problem, optimize, puzzles
 from chessplace.reference import known
+from plotting import log_plot
 
-HERE = Path(__file__).resolve().parent
 ENGINES = ("cpsat", "sat")
 FAMILIES: dict[str, tuple[Callable[[Board], Problem], str]] = {
     "peaceable-queens": (puzzles.peaceable_queens, "A250000"),
@@ -55,26 +54,16 @@ def main() -> int:
 
 
 def plot(timings: dict[tuple[str, str], list[tuple[int, float]]]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = HERE / "out"
-    out.mkdir(exist_ok=True)
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for (family, engine), points in sorted(timings.items()):
-        axes.semilogy(
-            [n for n, _ in points], [s for _, s in points], "o-", label=f"{family}, {engine}"
-        )
-    axes.set_xlabel("n")
-    axes.set_ylabel("seconds to prove the optimum (log scale)")
-    axes.set_title("Proving optima: CP-SAT against SAT")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(out / "engines.png", dpi=120)
-    print(f"plot: {out / 'engines.png'}")
+    series = [
+        (f"{family}, {engine}", [n for n, _ in points], [s for _, s in points], "o-")
+        for (family, engine), points in sorted(timings.items())
+    ]
+    log_plot(
+        "engines",
+        "Proving optima: CP-SAT against SAT",
+        "seconds to prove the optimum (log scale)",
+        series,
+    )
 
 
 if __name__ == "__main__":

@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from chessplace import Board, optimize, puzzles
 from chessplace.reference import known
+from plotting import log_plot
 
-HERE = Path(__file__).resolve().parent
 PROB_SECONDS = {5: 0.18, 6: 1.16, 7: 21.2, 8: 780.0}
 
 
@@ -146,27 +145,13 @@ def _cell(seconds: float | None, limit: float) -> str:
 
 
 def plot(rows: list[tuple[int, float | None, float | None, float | None]]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = HERE / "out"
-    out.mkdir(exist_ok=True)
-    figure, axes = plt.subplots(figsize=(7, 4.5))
+    series = []
     for column, label in ((1, "chessplace"), (2, "plain SAT (Kissat)"), (3, "plain CP-SAT")):
         points = [(row[0], row[column]) for row in rows if row[column] is not None]
-        axes.semilogy([n for n, _ in points], [s for _, s in points], "o-", label=label)
+        series.append((label, [n for n, _ in points], [s for _, s in points], "o-"))
     prob = sorted(PROB_SECONDS.items())
-    axes.semilogy([n for n, _ in prob], [s for _, s in prob], "x--", label="ProB (published)")
-    axes.set_xlabel("n")
-    axes.set_ylabel("seconds to prove a(n) (log scale)")
-    axes.set_title("Peaceable armies of queens")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(out / "peaceable.png", dpi=120)
-    print(f"plot: {out / 'peaceable.png'}")
+    series.append(("ProB (published)", [n for n, _ in prob], [s for _, s in prob], "x--"))
+    log_plot("peaceable", "Peaceable armies of queens", "seconds to prove a(n) (log scale)", series)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from chessplace.placement import Placement
 from chessplace.result import Result
 
@@ -14,8 +12,3 @@ def assert_valid(result: Result) -> Placement:
     violations = result.placement.verify()
     assert violations == (), [str(v) for v in violations]
     return result.placement
-
-
-@pytest.fixture
-def valid() -> object:
-    return assert_valid

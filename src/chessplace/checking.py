@@ -169,7 +169,10 @@ def _steps_back(coordinate: np.ndarray, step: int, length: int) -> np.ndarray:
 
 def attacked_squares(placement: Placement) -> set[Square]:
     """Every square some piece attacks, riders stopping at the first piece in their way."""
-    occupant, _ = _occupancy(placement)
+    return _attacked(placement, _occupancy(placement)[0])
+
+
+def _attacked(placement: Placement, occupant: Occupant) -> set[Square]:
     board = placement.problem.board
     pieces = [army.piece for army in placement.problem.armies]
     attacked: set[Square] = set()
@@ -190,7 +193,7 @@ def attacked_squares(placement: Placement) -> set[Square]:
 
 def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
     board = placement.problem.board
-    covered = set(occupant) | attacked_squares(placement)
+    covered = set(occupant) | _attacked(placement, occupant)
     missing = tuple(square for square in board.squares() if square not in covered)
     if not missing:
         return []

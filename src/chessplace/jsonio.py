@@ -59,6 +59,11 @@ def parse_json(problem: Problem, text: str) -> Placement:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON: {error.msg} at line {error.lineno}") from None
+    return placement_from_data(problem, data)
+
+
+def placement_from_data(problem: Problem, data: Any) -> Placement:
+    """A placement from decoded JSON: an object with a ``pieces`` list, or the list."""
     pieces = data.get("pieces") if isinstance(data, dict) else data
     if not isinstance(pieces, list):
         raise ValueError("JSON placement needs a 'pieces' list")

@@ -5,7 +5,7 @@ columns are one mask, diagonals two shifted masks when the piece also rides
 like a bishop, and any further leaps (the knight's for an amazon) are
 carried as masks of the columns they forbid in the next rows. One source
 serves every such piece: :func:`counter` compiles it once per shape
-(diagonals or not, how many rows leaps reach, unique or not), so the queen
+(diagonals or not, how many rows leaps reach, classes or not), so the queen
 kernel carries no leap code at all.
 
 A search starts from a prefix (the columns of the first rows), so the work

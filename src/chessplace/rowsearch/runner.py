@@ -69,20 +69,13 @@ def run_count(
         "first": tasks[0].key if tasks else "",
     }
     record = Checkpoint(checkpoint, header) if checkpoint else None
-    done = dict(record.done) if record else {}
-    resumed = len(done)
+    done = set(record.done) if record else set()
     weights = {task.key: task.weight for task in tasks}
-
-    def tally(finished: bool) -> Tally:
-        return Tally(
-            solutions=sum(weights[k] * s for k, (s, _) in done.items()),
-            canonical=sum(c for _, c in done.values()),
-            finished=finished,
-            resumed=resumed,
-        )
-
+    solutions = sum(weights[k] * s for k, (s, _) in (record.done.items() if record else ()))
+    classes = sum(c for _, c in (record.done.values() if record else ()))
+    resumed = len(done)
     pending = [task for task in tasks if task.key not in done]
-    control.report(count=tally(False).solutions, done=len(done), total=len(tasks))
+    control.report(count=solutions, done=len(done), total=len(tasks))
     try:
         with executor(workers, dask) as pool:
             futures = {pool.submit(count_prefix, spec, task.prefix): task for task in pending}
@@ -91,17 +84,19 @@ def run_count(
                     if future.cancelled():
                         continue
                     task = futures[future]
-                    solutions, canonical = future.result()
-                    done[task.key] = (solutions, canonical)
+                    found, found_classes = future.result()
+                    done.add(task.key)
+                    solutions += task.weight * found
+                    classes += found_classes
                     if record:
-                        record.record(task.key, solutions, canonical)
-                    control.report(count=tally(False).solutions, done=len(done), total=len(tasks))
+                        record.record(task.key, found, found_classes)
+                    control.report(count=solutions, done=len(done), total=len(tasks))
                     if control.stopped:
                         _cancel(futures)
     finally:
         if record:
             record.close()
-    return tally(len(done) == len(tasks))
+    return Tally(solutions, classes, finished=len(done) == len(tasks), resumed=resumed)
 
 
 def _cancel(futures: dict[cf.Future[tuple[int, int]], Subproblem]) -> None:

@@ -16,7 +16,7 @@ from chessplace import api
 from chessplace.board import square_name
 from chessplace.checking import attacked_squares
 from chessplace.control import Control
-from chessplace.jsonio import parse_json, placement_pieces, result_json
+from chessplace.jsonio import placement_from_data, placement_pieces, result_json
 from chessplace.placement import Attack, Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_options
@@ -98,14 +98,8 @@ def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
 
 def _placement(request: PlacementRequest) -> Placement:
     problem = request.problem()
-    placement: Placement = _checked(lambda: parse_json(problem, _json({"pieces": request.pieces})))
+    placement: Placement = _checked(lambda: placement_from_data(problem, request.pieces))
     return placement
-
-
-def _json(data: Any) -> str:
-    import json
-
-    return json.dumps(data)
 
 
 def create_app() -> FastAPI:
