@@ -193,7 +193,7 @@ def test_amazon_count_for_ten() -> None:
 
 
 def test_every_engine_is_registered_with_its_tasks() -> None:
-    assert set(ENGINES) == {"construction", "bitboard", "cpsat", "sat", "exhaustive"}
+    assert set(ENGINES) == {"construction", "bitboard", "cpsat", "sat", "exhaustive", "heuristic"}
     with pytest.raises(NoSolver, match="choose from"):
         solve(puzzles.queens(SQUARE(4)), solver="gurobi")
 
@@ -233,7 +233,7 @@ def test_symmetry_breaking_keeps_every_orbit(problem: Problem) -> None:
     optimum, every orbit of solutions keeps a member, and fewer placements remain."""
     from pysat.solvers import Solver
 
-    from chessplace.solvers.sat import _Formula
+    from chessplace.solvers.formulas import SquareFormula
 
     oracle = optimize(problem, solver="exhaustive")
     assert optimize(problem, solver="sat").objective == oracle.objective
@@ -243,7 +243,7 @@ def test_symmetry_breaking_keeps_every_orbit(problem: Problem) -> None:
         frozenset((a, board.index(s)) for a, squares in enumerate(p.armies) for s in squares)
         for p in _all_placements(target)
     }
-    formula = _Formula(target, "totalizer")
+    formula = SquareFormula(target, "totalizer")
     literals = {
         formula.var((a, s)): (a, s) for a in range(len(problem.armies)) for s in range(board.size)
     }

@@ -124,4 +124,4 @@ def test_counts_outside_the_kernel_fall_back_with_a_message() -> None:
     done = subprocess.run(
         _cli("count", "bishops", "-n", "4"), capture_output=True, text=True, check=True
     )
-    assert "CP-SAT" in done.stderr and "16 placements" in done.stdout
+    assert "cpsat" in done.stderr and "16 placements" in done.stdout

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem
-from chessplace.result import Result
+from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.registry import choose
 
@@ -60,20 +61,42 @@ def count(
     problem: Problem,
     *,
     unique: bool = False,
+    optimal: bool = False,
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
     **options: Any,
 ) -> Result:
-    """How many placements satisfy the problem, and with ``unique`` how many up to symmetry."""
-    return _run(
+    """How many placements satisfy the problem, and with ``unique`` how many up to symmetry.
+
+    With ``optimal`` the counts are ignored: the optimum is proven first
+    (by the preferred optimiser) and the placements that reach it are counted.
+    """
+    control = control or Control(time_limit)
+    started = time.perf_counter()
+    if optimal:
+        best = optimize(problem, control=control)
+        if best.status is not Status.OPTIMAL or best.objective is None:
+            return replace(best, placement=None, note="stopped before the optimum was proven")
+        problem = at_optimum(problem, best.objective)
+    result = _run(
         problem,
         Task.COUNT,
         solver,
-        control or Control(time_limit),
+        control,
         options,
         lambda engine, ctl: engine.count(problem, ctl, unique),
     )
+    if not optimal:
+        return result
+    return replace(result, objective=best.objective).timed(time.perf_counter() - started)
+
+
+def at_optimum(problem: Problem, objective: int) -> Problem:
+    """The placements whose objective is ``objective``: every scored army fixed to it."""
+    if not problem.equal_armies and len(problem.scored_armies) > 1:
+        raise ValueError("--optimal counts problems whose objective is one army's size")
+    return problem.without_counts().with_counts(exactly=objective)
 
 
 def solutions(

@@ -67,6 +67,15 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--piece", help="piece name or Betza notation (independent, peaceable, dominating)"
     )
+    parser.add_argument(
+        "--armies", type=positive_int, metavar="K", help="number of peaceable armies (default 2)"
+    )
+    parser.add_argument(
+        "--white",
+        type=count_value,
+        metavar="W",
+        help="peaceable: exactly W white pieces, the other armies as large as they can be",
+    )
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     parser.add_argument(
@@ -77,8 +86,17 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _solver_arguments(parser: argparse.ArgumentParser) -> None:
+def _solver_arguments(parser: argparse.ArgumentParser, heuristic: bool = False) -> None:
     parser.add_argument("--solver", help="engine to use (see `chessplace solvers`)")
+    if heuristic:
+        parser.add_argument(
+            "--heuristic",
+            action="store_const",
+            const="heuristic",
+            dest="solver",
+            help="local search for large peaceable boards (= --solver heuristic): "
+            "fast, unproven; optimize searches until --time-limit (60 s by default)",
+        )
     parser.add_argument(
         "--encoding",
         help="cardinality encoding for the sat solver "
@@ -125,21 +143,30 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser("solve", help="find one placement")
     _puzzle_arguments(solve)
     _count_arguments(solve)
-    _solver_arguments(solve)
+    _solver_arguments(solve, heuristic=True)
     _render_arguments(solve, "--render")
 
     optimize = commands.add_parser(
         "optimize", help="most pieces (fewest for domination), with a proof"
     )
     _puzzle_arguments(optimize)
-    _solver_arguments(optimize)
+    _solver_arguments(optimize, heuristic=True)
     _render_arguments(optimize, "--render")
 
     count = commands.add_parser("count", help="count placements, all and up to symmetry")
     _puzzle_arguments(count)
     _count_arguments(count)
     _solver_arguments(count)
-    count.add_argument("--unique", action="store_true", help="also count up to symmetry")
+    count.add_argument(
+        "--unique",
+        action="store_true",
+        help="also count up to symmetry (the board's, and swapping interchangeable armies)",
+    )
+    count.add_argument(
+        "--optimal",
+        action="store_true",
+        help="prove the optimum first, then count the placements that reach it",
+    )
     count.add_argument(
         "--list",
         action="store_true",

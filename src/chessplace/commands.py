@@ -22,7 +22,7 @@ from chessplace.puzzles import problem_from_options
 from chessplace.result import Result, Status
 from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Task
-from chessplace.solvers.registry import NoSolver, engines
+from chessplace.solvers.registry import NoSolver, choose, engines
 from chessplace.textboard import render_text
 
 EXIT_BY_STATUS = {
@@ -63,6 +63,8 @@ def problem_from(arguments: argparse.Namespace) -> Problem:
         rows=arguments.rows,
         cols=arguments.cols,
         piece=arguments.piece,
+        armies=arguments.armies,
+        white=arguments.white,
         **{key: getattr(arguments, key, None) for key in ("at_least", "exactly", "at_most")},
     )
 
@@ -103,14 +105,24 @@ def _optimize(arguments: argparse.Namespace) -> int:
 
 def _count(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    if not problem.has_target and not problem.dominating:
-        raise UsageError(f"{problem.puzzle} sets no count: give --exactly M or --at-least M")
+    if arguments.optimal and (arguments.list or problem.has_target):
+        raise UsageError("--optimal counts the best placements: no --list or count options")
+    if not problem.has_target and not problem.dominating and not arguments.optimal:
+        raise UsageError(
+            f"{problem.puzzle} sets no count: give --exactly M or --at-least M, or --optimal"
+        )
     options = _counting_options(arguments, problem)
     if arguments.list:
         return _list(problem, options)
     result = _supervised(
         arguments,
-        lambda control: api.count(problem, unique=arguments.unique, control=control, **options),
+        lambda control: api.count(
+            problem,
+            unique=arguments.unique,
+            optimal=arguments.optimal,
+            control=control,
+            **options,
+        ),
     )
     return _report(arguments, problem, "count", result)
 
@@ -132,8 +144,9 @@ def _counting_options(arguments: argparse.Namespace, problem: Problem) -> dict[s
                 + (f": {reason}" if reason else "")
             )
         return {"solver": "bitboard", **engine}
-    if reason and arguments.solver is None:
-        print(f"chessplace: {reason}; counting by CP-SAT enumeration instead", file=sys.stderr)
+    if reason and arguments.solver is None and not arguments.optimal:
+        fallback = choose(problem, Task.COUNT).name
+        print(f"chessplace: {reason}; counting with the {fallback} engine", file=sys.stderr)
     return _solver_options(arguments)
 
 
@@ -245,8 +258,13 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
     """One line that says what was found, how sure it is, by whom and how fast."""
     what = f"{problem.puzzle} on {problem.board}"
     unit = "per army" if problem.equal_armies else "pieces"
+    fixed = [army for army in problem.armies if army.fixed]
+    if fixed:
+        unit += "".join(f" beside {army.minimum} {army.name}" for army in fixed)
     if task == "count" and result.count is not None:
         found = f"{result.count:,} placements"
+        if result.objective is not None:
+            found += f" with the optimum of {result.objective} {unit}"
         if result.unique is not None:
             found += f", {result.unique:,} up to symmetry"
     elif result.objective is not None:

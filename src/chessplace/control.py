@@ -43,6 +43,11 @@ class Control:
         self._hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
 
+    def ensure_limit(self, seconds: float) -> None:
+        """Give the run a time limit of ``seconds`` from its start unless it has one."""
+        if self.time_limit is None:
+            self.time_limit = seconds
+
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 

@@ -82,9 +82,14 @@ class Placement:
         )
 
     def canonical_key(self) -> tuple[tuple[Square, ...], ...]:
-        """The same key for every placement in one class under the board's symmetries."""
+        """The same key for every placement in one class under the board's symmetries
+        (and swapping the armies when they are interchangeable)."""
+        orders = (
+            [self.armies, self.armies[::-1]] if self.problem.swappable_armies else [self.armies]
+        )
         return min(
-            tuple(tuple(sorted(map(symmetry, squares))) for squares in self.armies)
+            tuple(tuple(sorted(map(symmetry, squares))) for squares in armies)
+            for armies in orders
             for symmetry in self.problem.board.symmetries()
         )
 

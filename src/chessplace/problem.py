@@ -20,12 +20,17 @@ class Sense(StrEnum):
 
 @dataclass(frozen=True)
 class Army:
-    """Pieces of one kind and colour, with bounds on how many are placed."""
+    """Pieces of one kind and colour, with bounds on how many are placed.
+
+    A ``fixed`` army's size is part of the puzzle (``--white W``): count
+    options leave it alone and the objective does not count it.
+    """
 
     name: str
     piece: Piece
     minimum: int = 0
     maximum: int | None = None
+    fixed: bool = False
 
     def admits(self, count: int) -> bool:
         return count >= self.minimum and (self.maximum is None or count <= self.maximum)
@@ -75,8 +80,10 @@ class Problem:
 
     @property
     def has_target(self) -> bool:
-        """True when the counts say something beyond ``at least 0``."""
-        return any(army.minimum > 0 or army.maximum is not None for army in self.armies)
+        """True when the counts of armies that are not fixed say more than ``at least 0``."""
+        return any(
+            army.minimum > 0 or army.maximum is not None for army in self.armies if not army.fixed
+        )
 
     def with_counts(
         self,
@@ -84,19 +91,47 @@ class Problem:
         exactly: int | None = None,
         at_most: int | None = None,
     ) -> Problem:
-        """The same puzzle with new bounds for each army (for every army alike)."""
+        """The same puzzle with new bounds for each army that is not fixed (all alike)."""
         minimum = exactly if exactly is not None else (at_least or 0)
         maximum = exactly if exactly is not None else at_most
-        armies = tuple(replace(a, minimum=minimum, maximum=maximum) for a in self.armies)
+        armies = tuple(
+            a if a.fixed else replace(a, minimum=minimum, maximum=maximum) for a in self.armies
+        )
         return replace(self, armies=armies)
 
     def without_counts(self) -> Problem:
-        """The puzzle with every count free: what ``optimize`` works on."""
-        return replace(self, armies=tuple(replace(a, minimum=0, maximum=None) for a in self.armies))
+        """The puzzle with every count that is not fixed free: what ``optimize`` works on."""
+        return replace(
+            self,
+            armies=tuple(
+                a if a.fixed else replace(a, minimum=0, maximum=None) for a in self.armies
+            ),
+        )
+
+    @property
+    def swappable_armies(self) -> bool:
+        """True for two armies that swapping maps onto each other (same piece and counts)."""
+        if len(self.armies) != 2:
+            return False
+        first, second = self.armies
+        return (first.piece, first.minimum, first.maximum, first.fixed) == (
+            second.piece,
+            second.minimum,
+            second.maximum,
+            second.fixed,
+        )
+
+    @property
+    def scored_armies(self) -> tuple[int, ...]:
+        """Indices of the armies the objective counts: all but fixed ones."""
+        free = tuple(i for i, army in enumerate(self.armies) if not army.fixed)
+        return free or tuple(range(len(self.armies)))
 
     def objective(self, army_sizes: tuple[int, ...]) -> int:
         """The value ``optimize`` compares, from the size of each army."""
-        return min(army_sizes) if self.equal_armies else sum(army_sizes)
+        if self.equal_armies:
+            return min(army_sizes)
+        return sum(army_sizes[i] for i in self.scored_armies)
 
     def describe(self) -> str:
         counts = ", ".join(f"{a.name} {a.piece.name}s {a.describe_count()}" for a in self.armies)

@@ -35,22 +35,38 @@ def bishops(board: Board) -> Problem:
     return Problem("bishops", board, (Army("white", BISHOP, most, most),))
 
 
-def peaceable(board: Board, piece: Piece, armies: int = 2, puzzle: str = "peaceable") -> Problem:
-    """Equal armies of one piece kind where no piece attacks one of another army."""
+def peaceable(
+    board: Board,
+    piece: Piece,
+    armies: int = 2,
+    white: int | None = None,
+    puzzle: str = "peaceable",
+) -> Problem:
+    """Equal armies of one piece kind where no piece attacks one of another army.
+
+    With ``white``, the white army has exactly that many pieces and the
+    others are as large as they can be (not necessarily equal).
+    """
     if not 2 <= armies <= len(ARMY_NAMES):
         raise ValueError(f"armies must be between 2 and {len(ARMY_NAMES)}, not {armies}")
-    return Problem(
-        puzzle,
-        board,
-        tuple(Army(name, piece) for name in ARMY_NAMES[:armies]),
-        independent=False,
-        equal_armies=True,
-    )
+    if white is None:
+        return Problem(
+            puzzle,
+            board,
+            tuple(Army(name, piece) for name in ARMY_NAMES[:armies]),
+            independent=False,
+            equal_armies=True,
+        )
+    if not 0 <= white <= board.size:
+        raise ValueError(f"white must be between 0 and {board.size}, not {white}")
+    fixed = Army(ARMY_NAMES[0], piece, white, white, fixed=True)
+    others = tuple(Army(name, piece) for name in ARMY_NAMES[1:armies])
+    return Problem(puzzle, board, (fixed, *others), independent=False)
 
 
-def peaceable_queens(board: Board) -> Problem:
+def peaceable_queens(board: Board, armies: int = 2, white: int | None = None) -> Problem:
     """Peaceable armies of queens: m white and m black queens, no cross attacks."""
-    return peaceable(board, QUEEN, puzzle="peaceable-queens")
+    return peaceable(board, QUEEN, armies, white, puzzle="peaceable-queens")
 
 
 def dominating(board: Board, piece: Piece, puzzle: str = "dominating") -> Problem:
@@ -77,35 +93,51 @@ class PuzzleSpec:
     build: Callable[..., Problem]
     takes_piece: bool
     summary: str
+    takes_armies: bool = False
 
 
 PUZZLES: dict[str, PuzzleSpec] = {
     "queens": PuzzleSpec(queens, False, "n queens, none attacking"),
     "bishops": PuzzleSpec(bishops, False, "2n−2 bishops, none attacking"),
     "amazons": PuzzleSpec(amazons, False, "n amazons (queen + knight), none attacking"),
-    "peaceable-queens": PuzzleSpec(peaceable_queens, False, "two equal armies of queens"),
+    "peaceable-queens": PuzzleSpec(
+        peaceable_queens, False, "two equal armies of queens (--armies K, --white W)", True
+    ),
     "dominating-queens": PuzzleSpec(dominating_queens, False, "fewest queens covering the board"),
     "independent": PuzzleSpec(independent, True, "pieces of --piece, none attacking"),
-    "peaceable": PuzzleSpec(peaceable, True, "equal armies of --piece, no cross attacks"),
+    "peaceable": PuzzleSpec(
+        peaceable, True, "equal armies of --piece, no cross attacks (--armies, --white)", True
+    ),
     "dominating": PuzzleSpec(dominating, True, "fewest --piece covering the board"),
 }
 
 
-def build_puzzle(name: str, board: Board, piece: Piece | None = None) -> Problem:
+def build_puzzle(
+    name: str,
+    board: Board,
+    piece: Piece | None = None,
+    armies: int | None = None,
+    white: int | None = None,
+) -> Problem:
     """The named puzzle on ``board``; raises ``ValueError`` naming the choices."""
     spec = PUZZLES.get(name)
     if spec is None:
         raise ValueError(f"unknown puzzle {name!r}; choose from {', '.join(PUZZLES)}")
+    variant = {
+        key: value for key, value in (("armies", armies), ("white", white)) if value is not None
+    }
+    if variant and not spec.takes_armies:
+        raise ValueError("--armies and --white are for peaceable and peaceable-queens")
     if spec.takes_piece:
         if piece is None:
             raise ValueError(f"puzzle {name!r} needs --piece")
-        return spec.build(board, piece)
+        return spec.build(board, piece, **variant)
     if piece is not None:
         raise ValueError(
             f"puzzle {name!r} has its own piece; --piece is for independent, "
             "peaceable and dominating"
         )
-    return spec.build(board)
+    return spec.build(board, **variant)
 
 
 def problem_from_options(
@@ -117,6 +149,8 @@ def problem_from_options(
     at_least: int | None = None,
     exactly: int | None = None,
     at_most: int | None = None,
+    armies: int | None = None,
+    white: int | None = None,
 ) -> Problem:
     """The problem that the CLI's (and the HTTP API's) options describe.
 
@@ -130,7 +164,9 @@ def problem_from_options(
         board = Board(rows, cols)
     else:
         raise ValueError("give the board size: n, or rows and cols")
-    problem = build_puzzle(puzzle, board, piece_from_text(piece) if piece else None)
+    problem = build_puzzle(
+        puzzle, board, piece_from_text(piece) if piece else None, armies=armies, white=white
+    )
     counts = (at_least, exactly, at_most)
     if sum(value is not None for value in counts) > 1:
         raise ValueError("give at most one of at least, exactly and at most")

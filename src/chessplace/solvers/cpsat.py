@@ -48,7 +48,11 @@ class _Model:
             for size in self.sizes[1:]:
                 model.add(size == self.sizes[0])
         if with_objective:
-            objective = self.sizes[0] if problem.equal_armies else sum(self.sizes)
+            objective = (
+                self.sizes[0]
+                if problem.equal_armies
+                else sum(self.sizes[a] for a in problem.scored_armies)
+            )
             if problem.sense is Sense.MAXIMIZE:
                 model.maximize(objective)
             else:

@@ -77,11 +77,3 @@ def decode(problem: Problem, true_literals: list[Literal]) -> Placement:
     for army, square in true_literals:
         armies[army].append(problem.board.at(square))
     return Placement.from_squares(problem, armies)
-
-
-def equalized(placement: Placement) -> Placement:
-    """Larger armies trimmed to the smallest one's size; still valid unless dominating."""
-    size = min(placement.army_sizes)
-    return Placement.from_squares(
-        placement.problem, (sorted(squares)[:size] for squares in placement.armies)
-    )

@@ -11,6 +11,7 @@ from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.construction import ConstructionEngine
 from chessplace.solvers.cpsat import CpSatEngine
 from chessplace.solvers.exhaustive import ExhaustiveEngine
+from chessplace.solvers.heuristic import HeuristicEngine
 from chessplace.solvers.sat import SatEngine
 
 ENGINES: dict[str, Engine] = {
@@ -21,6 +22,7 @@ ENGINES: dict[str, Engine] = {
         CpSatEngine(),
         SatEngine(),
         ExhaustiveEngine(),
+        HeuristicEngine(),
     )
 }
 
@@ -29,7 +31,7 @@ ENGINES: dict[str, Engine] = {
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "cpsat", "sat", "exhaustive"),
     Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
-    Task.COUNT: ("bitboard", "cpsat", "exhaustive"),
+    Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
 

@@ -17,18 +17,6 @@ from chessplace.solvers.encoding import Literal
 Mapping = Callable[[Literal], Literal]
 
 
-def armies_interchangeable(problem: Problem) -> bool:
-    """True when swapping the two armies maps the problem onto itself."""
-    if len(problem.armies) != 2:
-        return False
-    first, second = problem.armies
-    return (first.piece, first.minimum, first.maximum) == (
-        second.piece,
-        second.minimum,
-        second.maximum,
-    )
-
-
 def group(problem: Problem) -> list[Mapping]:
     """Every non-identity symmetry of the problem, acting on ``(army, square)``."""
     board = problem.board
@@ -36,7 +24,7 @@ def group(problem: Problem) -> list[Mapping]:
         [board.index(symmetry(board.at(s))) for s in range(board.size)]
         for symmetry in board.symmetries()
     ]
-    swaps = [False, True] if armies_interchangeable(problem) else [False]
+    swaps = [False, True] if problem.swappable_armies else [False]
     found: list[Mapping] = []
     for image in squares:
         for swap in swaps:
