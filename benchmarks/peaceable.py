@@ -6,10 +6,14 @@ variable per line, totalizer cardinality, the colour swap broken by fixing
 the first rank's line to white, Kissat through PySAT: satisfiable at a(n),
 unsatisfiable at a(n)+1); and a straightforward CP-SAT model (two 0/1 grids,
 one indicator per line and colour, equal army sizes, maximise). ProB's
-published times stand beside them for context. Plots to
-benchmarks/out/peaceable.png.
+published times stand beside them for context. Past ``--baselines-max-n``
+only chessplace runs; where it stops at the limit, the best armies found and
+the bound it has are shown. Then the checking table: is m against m possible
+on 8×8, for m = 6..10 (10 is not), chessplace ``solve --at-least m`` against
+the same two plain models and ProB. Plots to benchmarks/out/peaceable.png.
 
-    python benchmarks/peaceable.py [--min-n 5] [--max-n 9] [--time-limit 120]
+    python benchmarks/peaceable.py [--min-n 5] [--max-n 12] [--time-limit 600]
+                                   [--baselines-max-n 10]
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ import argparse
 import sys
 import time
 
-from chessplace import Board, optimize, puzzles
+from chessplace import Board, optimize, puzzles, solve
 from chessplace.reference import known
 from plotting import log_plot
 
 PROB_SECONDS = {5: 0.18, 6: 1.16, 7: 21.2, 8: 780.0}
+PROB_CHECK_SECONDS = {6: 0.02, 7: 0.06, 8: 0.53, 9: 12.96, 10: 728.0}
 
 
 def queen_lines(n: int) -> list[list[tuple[int, int]]]:
@@ -75,8 +80,9 @@ def _plain_sat_child(n: int, m: int, sender: object) -> None:
         sender.send(solver.solve())  # type: ignore[attr-defined]
 
 
-def plain_cpsat(n: int, seconds: float) -> tuple[int | None, bool]:
-    """The straightforward CP-SAT model: (best value, proven)."""
+def plain_cpsat(n: int, seconds: float, at_least: int | None = None) -> tuple[int | None, bool]:
+    """The straightforward CP-SAT model: (best value, proven). With ``at_least``
+    it only checks m against m: (m, True) if possible, (None, True) if not."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -93,11 +99,17 @@ def plain_cpsat(n: int, seconds: float) -> tuple[int | None, bool]:
         model.add_at_most_one(has_white, has_black)
     size = sum(white.values())
     model.add(size == sum(black.values()))
-    model.maximize(size)
+    if at_least is None:
+        model.maximize(size)
+    else:
+        model.add(size >= at_least)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 2
     status = solver.solve(model)
+    if at_least is not None:
+        decided = status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+        return (at_least if status != cp_model.INFEASIBLE else None), decided
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, False
     return round(solver.objective_value), status == cp_model.OPTIMAL
@@ -106,15 +118,18 @@ def plain_cpsat(n: int, seconds: float) -> tuple[int | None, bool]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-n", type=int, default=5)
-    parser.add_argument("--max-n", type=int, default=9)
-    parser.add_argument("--time-limit", type=float, default=120.0)
+    parser.add_argument("--max-n", type=int, default=12)
+    parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument("--baselines-max-n", type=int, default=10)
+    parser.add_argument("--no-check-table", action="store_true")
     parser.add_argument("--no-plot", action="store_true")
     arguments = parser.parse_args()
     limit = arguments.time_limit
     rows = []
+    print(f"Proving a(n), seconds (limit {limit:.0f} s each)")
     print(
         f"{'n':>3} {'a(n)':>5} {'chessplace':>11} {'plain SAT':>10} {'plain CP-SAT':>13} "
-        f"{'ProB':>7}"
+        f"{'ProB':>7}  at the limit"
     )
     for n in range(arguments.min_n, arguments.max_n + 1):
         expected = known("A250000", n)
@@ -122,25 +137,61 @@ def main() -> int:
         result = optimize(puzzles.peaceable_queens(Board.square(n)), time_limit=limit)
         ours = result.seconds if result.status.value == "optimal" else None
         assert ours is None or result.objective == expected
-        started = time.perf_counter()
-        sat_at = plain_sat(n, expected, limit)
-        sat_above = plain_sat(n, expected + 1, limit) if sat_at else None
-        sat_seconds = time.perf_counter() - started if sat_above is False else None
-        started = time.perf_counter()
-        value, proven = plain_cpsat(n, limit)
-        cpsat_seconds = time.perf_counter() - started if proven else None
-        assert not proven or value == expected
+        reached = "" if ours else f"found {result.objective}, bound {result.bound}"
+        sat_seconds = cpsat_seconds = None
+        baselines = n <= arguments.baselines_max_n
+        if baselines:
+            started = time.perf_counter()
+            sat_at = plain_sat(n, expected, limit)
+            sat_above = plain_sat(n, expected + 1, limit) if sat_at else None
+            sat_seconds = time.perf_counter() - started if sat_above is False else None
+            started = time.perf_counter()
+            value, proven = plain_cpsat(n, limit)
+            cpsat_seconds = time.perf_counter() - started if proven else None
+            assert not proven or value == expected
         rows.append((n, ours, sat_seconds, cpsat_seconds))
         print(
-            f"{n:>3} {expected:>5} {_cell(ours, limit):>11} {_cell(sat_seconds, limit):>10} "
-            f"{_cell(cpsat_seconds, limit):>13} {PROB_SECONDS.get(n, float('nan')):>7.2f}"
+            f"{n:>3} {expected:>5} {_cell(ours, limit):>11} "
+            f"{_cell(sat_seconds, limit, baselines):>10} "
+            f"{_cell(cpsat_seconds, limit, baselines):>13} "
+            f"{PROB_SECONDS.get(n, float('nan')):>7.2f}  {reached}",
+            flush=True,
         )
+    if not arguments.no_check_table:
+        check_table(limit)
     if not arguments.no_plot:
         plot(rows)
     return 0
 
 
-def _cell(seconds: float | None, limit: float) -> str:
+def check_table(limit: float) -> None:
+    """Is m against m possible on 8×8? Seconds to decide, m = 6..10."""
+    print("\nChecking m against m on 8×8, seconds (10 is impossible)")
+    print(
+        f"{'m':>3} {'answer':>7} {'chessplace':>11} {'plain SAT':>10} "
+        f"{'plain CP-SAT':>13} {'ProB':>7}"
+    )
+    for m in range(6, 11):
+        problem = puzzles.peaceable_queens(Board.square(8)).with_counts(at_least=m)
+        result = solve(problem, time_limit=limit)
+        ours = result.seconds if result.status.value in ("feasible", "infeasible") else None
+        started = time.perf_counter()
+        sat_answer = plain_sat(8, m, limit)
+        sat_seconds = time.perf_counter() - started if sat_answer is not None else None
+        started = time.perf_counter()
+        _, decided = plain_cpsat(8, limit, at_least=m)
+        cpsat_seconds = time.perf_counter() - started if decided else None
+        answer = {"feasible": "yes", "infeasible": "no"}.get(result.status.value, "?")
+        print(
+            f"{m:>3} {answer:>7} {_cell(ours, limit):>11} {_cell(sat_seconds, limit):>10} "
+            f"{_cell(cpsat_seconds, limit):>13} {PROB_CHECK_SECONDS[m]:>7.2f}",
+            flush=True,
+        )
+
+
+def _cell(seconds: float | None, limit: float, ran: bool = True) -> str:
+    if not ran:
+        return "not run"
     return f"{seconds:.2f}" if seconds is not None else f">{limit:.0f}"
 
 

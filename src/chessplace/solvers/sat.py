@@ -11,6 +11,7 @@ import importlib.util
 import multiprocessing
 import os
 import time
+from collections import deque
 from typing import Any
 
 from chessplace.control import Control
@@ -77,37 +78,53 @@ class SatEngine(Engine):
     def _run(self, formula: Formula, control: Control) -> tuple[bool | None, Any]:
         """Solve the formula: (True, model), (False, None), or (None, None) if stopped.
 
-        Each SAT solver of the portfolio runs in a child process; the first
-        answer wins and the others are killed. Children also let a stop or the
-        time limit end a solve at once: PySAT's CaDiCaL cannot be interrupted
-        in-process.
+        Every solve runs in child processes, one per core at a time: PySAT's
+        CaDiCaL cannot be interrupted in-process, and a stop or the time limit
+        then ends it at once. A formula that splits into cubes (the colours of
+        its first lines) is solved cube by cube, the first model wins and all
+        cubes refuted refute it; otherwise the portfolio's solvers race on the
+        whole formula and the first answer wins.
         """
-        if control.stopped:
-            return None, None
+        workers = os.cpu_count() or 1
+        cubes = formula.cubes() if workers > 1 else [[]]
+        if len(cubes) > 1:
+            jobs = deque((self.backends[-1], cube) for cube in cubes)
+        else:
+            jobs = deque((backend, []) for backend in self.backends)
+        deciding_refutation = len(cubes) == 1
         context: Any = multiprocessing.get_context(_START_METHOD)
-        children = []
-        for backend in self.backends:
-            receiver, sender = context.Pipe(duplex=False)
-            child = context.Process(
-                target=_solve_in_child, args=(backend, formula.clauses, sender), daemon=True
-            )
-            child.start()
-            sender.close()
-            children.append((child, receiver))
+        running: list[tuple[Any, Any]] = []
         try:
-            while True:
-                for _child, receiver in children:
-                    if receiver.poll(0):
-                        try:
-                            outcome, model = receiver.recv()
-                        except EOFError:
-                            continue
+            while not control.stopped:
+                while jobs and len(running) < max(workers, len(self.backends)):
+                    backend, cube = jobs.popleft()
+                    receiver, sender = context.Pipe(duplex=False)
+                    child = context.Process(
+                        target=_solve_in_child,
+                        args=(backend, formula.clauses + [[lit] for lit in cube], sender),
+                        daemon=True,
+                    )
+                    child.start()
+                    sender.close()
+                    running.append((child, receiver))
+                for job in list(running):
+                    child, receiver = job
+                    if not receiver.poll(0):
+                        if not child.is_alive():
+                            return None, None  # killed from outside: no answer
+                        continue
+                    outcome, model = receiver.recv()
+                    if outcome or deciding_refutation:
                         return outcome, model
-                if control.stopped or not any(child.is_alive() for child, _ in children):
-                    return None, None
-                time.sleep(0.02)
+                    running.remove(job)
+                    child.join()
+                    receiver.close()
+                if not running and not jobs:
+                    return False, None
+                time.sleep(0.01)
+            return None, None
         finally:
-            for child, receiver in children:
+            for child, receiver in running:
                 if child.is_alive():
                     child.kill()
                 child.join()
