@@ -329,6 +329,25 @@ def _stop_on_interrupt(control: Control) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _improvement_lines() -> Callable[[Progress], None]:
+    """Without a terminal: one stderr line each time the best value or bound changes."""
+    last: list[tuple[int | None, int | None]] = [(None, None)]
+
+    def show(progress: Progress) -> None:
+        state = (progress.objective, progress.bound)
+        if progress.objective is None or state == last[0]:
+            return
+        last[0] = state
+        bound = "" if progress.bound is None else f", bound {progress.bound}"
+        print(
+            f"chessplace: {progress.seconds:.1f} s: best {progress.objective}{bound}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return show
+
+
 @contextmanager
 def _progress_display() -> Iterator[Callable[[Progress], None] | None]:
     """A live progress bar on stderr when it is a terminal; nothing otherwise.
@@ -349,7 +368,7 @@ def _progress_display() -> Iterator[Callable[[Progress], None] | None]:
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        yield None
+        yield _improvement_lines()
         return
     columns = (
         SpinnerColumn(),

@@ -83,10 +83,11 @@ class Placement:
 
     def canonical_key(self) -> tuple[tuple[Square, ...], ...]:
         """The same key for every placement in one class under the board's symmetries
-        (and swapping the armies when they are interchangeable)."""
-        orders = (
-            [self.armies, self.armies[::-1]] if self.problem.swappable_armies else [self.armies]
-        )
+        (and renumbering armies that are interchangeable)."""
+        orders = [
+            tuple(self.armies[p.index(i)] for i in range(len(p)))
+            for p in self.problem.army_permutations
+        ]
         return min(
             tuple(tuple(sorted(map(symmetry, squares))) for squares in armies)
             for armies in orders

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from itertools import permutations
 
 from chessplace.board import Board
 from chessplace.pieces import Piece
@@ -109,17 +110,20 @@ class Problem:
         )
 
     @property
-    def swappable_armies(self) -> bool:
-        """True for two armies that swapping maps onto each other (same piece and counts)."""
-        if len(self.armies) != 2:
-            return False
-        first, second = self.armies
-        return (first.piece, first.minimum, first.maximum, first.fixed) == (
-            second.piece,
-            second.minimum,
-            second.maximum,
-            second.fixed,
+    def army_permutations(self) -> tuple[tuple[int, ...], ...]:
+        """Every way to renumber the armies that maps the problem onto itself (same
+        piece and counts), identity first: ``p[i]`` is where army ``i`` goes."""
+        kinds = [(a.piece, a.minimum, a.maximum, a.fixed) for a in self.armies]
+        return tuple(
+            p
+            for p in permutations(range(len(kinds)))
+            if all(kinds[i] == kinds[j] for i, j in enumerate(p))
         )
+
+    @property
+    def swappable_armies(self) -> bool:
+        """True for two armies that swapping maps onto each other."""
+        return len(self.armies) == 2 and len(self.army_permutations) == 2
 
     @property
     def scored_armies(self) -> tuple[int, ...]:

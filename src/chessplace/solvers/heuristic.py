@@ -83,9 +83,10 @@ def search(
     Stops at the time limit or a stop request, after ``runs`` runs, or once
     a placement reaches ``target`` and satisfies the armies' counts.
     """
-    if not lines.LineModel(problem).lines:
+    model = lines.LineModel(problem)
+    if not model.lines:
         return None
-    engine = _Search(lines.LineModel(problem))
+    engine = _Search(model)
     workers = os.cpu_count() or 1
     best: Placement | None = None
     seeds = count()

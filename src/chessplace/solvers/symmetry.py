@@ -1,7 +1,7 @@
 """Sound symmetry breaking: lex-leader constraints over the problem's symmetry group.
 
-The group is the board's symmetries, times swapping the two armies when
-they are interchangeable (same piece, same counts). Every rule of a
+The group is the board's symmetries, times renumbering armies that are
+interchangeable (same piece, same counts). Every rule of a
 :class:`Problem` is invariant under it, so each orbit of placements keeps its
 lexicographically smallest member: requiring ``X <=lex g(X)`` for every ``g``
 never removes every optimum, only its images. Counting must not use it.
@@ -24,20 +24,19 @@ def group(problem: Problem) -> list[Mapping]:
         [board.index(symmetry(board.at(s))) for s in range(board.size)]
         for symmetry in board.symmetries()
     ]
-    swaps = [False, True] if problem.swappable_armies else [False]
     found: list[Mapping] = []
     for image in squares:
-        for swap in swaps:
-            if image == squares[0] and not swap:
+        for renumbering in problem.army_permutations:
+            if image == squares[0] and renumbering == problem.army_permutations[0]:
                 continue
-            found.append(_mapping(image, swap))
+            found.append(_mapping(image, renumbering))
     return found
 
 
-def _mapping(image: list[int], swap: bool) -> Mapping:
+def _mapping(image: list[int], renumbering: tuple[int, ...]) -> Mapping:
     def apply(literal: Literal) -> Literal:
         army, square = literal
-        return (1 - army if swap else army), image[square]
+        return renumbering[army], image[square]
 
     return apply
 
