@@ -87,8 +87,7 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
     ``out``; when ``out`` is full the kernel returns ``(-1, 0)`` so the
     caller can split the prefix further.
     """
-    track_columns = classes or collect
-    column_per_node = depth > 0  # leaps need each row's column at once
+    track_columns = classes or depth > 0 or collect
 
     @njit(nogil=True)
     def count(n, leaps, prefix, forbid, out):  # type: ignore[no-untyped-def]
@@ -99,7 +98,6 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
         right = np.zeros(n + 1, dtype=np.uint64)
         ahead = np.zeros((n + 1, depth + 1), dtype=np.uint64)
         free = np.zeros(n + 1, dtype=np.uint64)
-        bits = np.zeros(n, dtype=np.uint64)
         perm = np.zeros(n, dtype=np.int64)
         inverse = np.zeros(n, dtype=np.int64)
         # A column forbidden in every later row must be taken by this one.
@@ -115,7 +113,6 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
             if bit & (cols[row] | left[row] | right[row] | ahead[row, 0] | forbid[row]):
                 return 0, 0
             perm[row] = column
-            bits[row] = bit
             cols[row + 1] = cols[row] | bit
             if cols[row + 1] & required[row] != required[row]:
                 return 0, 0
@@ -148,53 +145,39 @@ def counter(diagonals: bool, depth: int, classes: bool, collect: bool = False) -
                 continue
             bit = options & (~options + one)
             free[row] = options ^ bit
-            bits[row] = bit
             column = 0
-            if column_per_node:
-                column = _BIT_INDEX[(bit * _DE_BRUIJN) >> uint64(58)]
-            if row < n - 1:
-                taken = cols[row] | bit
-                if taken & required[row] != required[row]:
-                    continue
-                next_left = uint64(0)
-                next_right = uint64(0)
-                if diagonals:
-                    next_left = (left[row] | bit) << one
-                    next_right = (right[row] | bit) >> one
-                blocked = taken | next_left | next_right | forbid[row + 1]
-                if depth > 0:
-                    blocked |= ahead[row, 1] | leaps[0, column]
-                if row < n - 2:
-                    cols[row + 1] = taken
-                    left[row + 1] = next_left
-                    right[row + 1] = next_right
-                    for k in range(depth):
-                        ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
-                    row += 1
-                    free[row] = full & ~blocked
-                    continue
-                # The last row is decided here: at most one column is left.
-                last = full & ~blocked
-                if last == uint64(0):
-                    continue
-                bits[n - 1] = last
-            # A solution: bits[] holds every row's column.
             if track_columns:
-                for r in range(start, n):
-                    perm[r] = _BIT_INDEX[(bits[r] * _DE_BRUIJN) >> uint64(58)]
-            if collect:
-                if total == out.shape[0]:
-                    return -1, 0
-                out[total, :] = perm
-            if classes:
-                for r in range(n):
-                    inverse[perm[r]] = r
-                size = _class_size(perm, inverse, n)
-                if size:
-                    total += size
-                    canonical += 1
-            else:
-                total += 1
+                column = _BIT_INDEX[(bit * _DE_BRUIJN) >> uint64(58)]
+                perm[row] = column
+            if row == n - 1:
+                if collect:
+                    if total == out.shape[0]:
+                        return -1, 0
+                    out[total, :] = perm
+                if classes:
+                    for r in range(n):
+                        inverse[perm[r]] = r
+                    size = _class_size(perm, inverse, n)
+                    if size:
+                        total += size
+                        canonical += 1
+                else:
+                    total += 1
+                continue
+            taken = cols[row] | bit
+            if taken & required[row] != required[row]:
+                continue
+            cols[row + 1] = taken
+            if diagonals:
+                left[row + 1] = (left[row] | bit) << one
+                right[row + 1] = (right[row] | bit) >> one
+            for k in range(depth):
+                ahead[row + 1, k] = ahead[row, k + 1] | leaps[k, column]
+            row += 1
+            blocked = cols[row] | left[row] | right[row] | forbid[row]
+            if depth > 0:
+                blocked |= ahead[row, 0]
+            free[row] = full & ~blocked
         return total, canonical
 
     return count
