@@ -48,7 +48,7 @@ def main() -> int:
             seconds.append(reached.seconds)
         longer = optimize(problem, solver="heuristic", time_limit=arguments.search_seconds)
         assert longer.placement is not None and longer.placement.verify() == ()
-        print(f"{n:>3} {target:>11} {took:>17} {longer.objective:>6}", flush=True)
+        print(f"{n:>3} {target:>11} {took:>17} {longer.objective:>14}", flush=True)
     if not arguments.no_plot and ns:
         log_plot(
             "heuristic",

@@ -144,7 +144,9 @@ def test_heuristic_optimize_searches_until_the_time_limit() -> None:
     reports = []
     control = Control(1.5, on_progress=reports.append)
     result = optimize(puzzles.peaceable_queens(SQUARE(12)), solver="heuristic", control=control)
-    assert result.status is Status.FEASIBLE and result.bound is None
+    assert result.status is Status.FEASIBLE and result.bound == lines.upper_bound(
+        puzzles.peaceable_queens(SQUARE(12))
+    )
     assert assert_valid(result).army_sizes[0] == result.objective >= 15
     assert control.elapsed() >= 1.5 and reports
 
@@ -176,3 +178,17 @@ def test_cli_counts_optimal_armies(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["count", "peaceable-queens", "-n", "5", "--optimal", "--unique"]) == 0
     line = capsys.readouterr().out
     assert "18 placements with the optimum of 4 per army, 3 up to symmetry" in line
+
+
+def test_progress_lines_on_stderr_without_a_terminal() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "chessplace", "optimize", "peaceable-queens", "-n", "7"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "best 7" in done.stderr and "bound 12" in done.stderr
+    assert "7 per army — optimal, proven" in done.stdout

@@ -75,6 +75,7 @@ def count(
     control = control or Control(time_limit)
     started = time.perf_counter()
     if optimal:
+        at_optimum(problem, 0)  # refuses problems it cannot count, before any work
         best = optimize(problem, control=control)
         if best.status is not Status.OPTIMAL or best.objective is None:
             return replace(best, placement=None, note="stopped before the optimum was proven")

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from chessplace import api
 from chessplace.cli import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
-from chessplace.control import Control, Progress
+from chessplace.control import Control
 from chessplace.jsonio import placement_pieces, read_placement, result_json
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -23,6 +20,7 @@ from chessplace.result import Result, Status
 from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Task
 from chessplace.solvers.registry import NoSolver, choose, engines
+from chessplace.supervision import stop_on_interrupt, supervised
 from chessplace.textboard import render_text
 
 EXIT_BY_STATUS = {
@@ -88,16 +86,17 @@ def _solve(arguments: argparse.Namespace) -> int:
         raise UsageError(
             f"{problem.puzzle} sets no count: give --at-least M or --exactly M, or use optimize"
         )
-    result = _supervised(
-        arguments, lambda control: api.solve(problem, control=control, **_solver_options(arguments))
+    result = supervised(
+        arguments.time_limit,
+        lambda control: api.solve(problem, control=control, **_solver_options(arguments)),
     )
     return _report(arguments, problem, "solve", result)
 
 
 def _optimize(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    result = _supervised(
-        arguments,
+    result = supervised(
+        arguments.time_limit,
         lambda control: api.optimize(problem, control=control, **_solver_options(arguments)),
     )
     return _report(arguments, problem, "optimize", result)
@@ -114,8 +113,8 @@ def _count(arguments: argparse.Namespace) -> int:
     options = _counting_options(arguments, problem)
     if arguments.list:
         return _list(problem, options)
-    result = _supervised(
-        arguments,
+    result = supervised(
+        arguments.time_limit,
         lambda control: api.count(
             problem,
             unique=arguments.unique,
@@ -153,7 +152,7 @@ def _counting_options(arguments: argparse.Namespace, problem: Problem) -> dict[s
 def _list(problem: Problem, options: dict[str, Any]) -> int:
     """Stream solutions as JSON lines; nothing is held in memory."""
     control = Control()
-    with _stop_on_interrupt(control):
+    with stop_on_interrupt(control):
         for placement in api.solutions(problem, control=control, **options):
             sys.stdout.write(json.dumps({"pieces": placement_pieces(placement)}) + "\n")
     return EXIT_STOPPED if control.stopped else EXIT_OK
@@ -221,8 +220,9 @@ def _demo(arguments: argparse.Namespace) -> int:
 def _render_command(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
     work = api.solve if problem.has_target else api.optimize
-    result = _supervised(
-        arguments, lambda control: work(problem, control=control, **_solver_options(arguments))
+    result = supervised(
+        arguments.time_limit,
+        lambda control: work(problem, control=control, **_solver_options(arguments)),
     )
     return _report(arguments, problem, "solve" if problem.has_target else "optimize", result)
 
@@ -284,119 +284,3 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
         Status.UNKNOWN: "stopped before an answer",
     }[result.status]
     return f"{what}: {found} — {how} · {result.solver} · {result.seconds:.3f} s"
-
-
-def _supervised(arguments: argparse.Namespace, work: Callable[[Control], Result]) -> Result:
-    """Run ``work`` in a thread so Ctrl-C and progress reach it while engines compute."""
-    with _progress_display() as on_progress:
-        control = Control(arguments.time_limit, on_progress)
-        outcome: list[Result] = []
-        failure: list[BaseException] = []
-
-        def target() -> None:
-            try:
-                outcome.append(work(control))
-            except BaseException as error:  # re-raised in the main thread
-                failure.append(error)
-
-        worker = threading.Thread(target=target, daemon=True)
-        with _stop_on_interrupt(control):
-            worker.start()
-            while worker.is_alive():
-                worker.join(0.1)
-    if failure:
-        raise failure[0]
-    return outcome[0]
-
-
-@contextmanager
-def _stop_on_interrupt(control: Control) -> Iterator[None]:
-    """First Ctrl-C asks the solver to stop and report; a second one aborts."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, previous)
-        print("stopping: reporting the best answer so far (Ctrl-C again to abort)", file=sys.stderr)
-        control.stop()
-
-    signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _improvement_lines() -> Callable[[Progress], None]:
-    """Without a terminal: one stderr line each time the best value or bound changes."""
-    last: list[tuple[int | None, int | None]] = [(None, None)]
-
-    def show(progress: Progress) -> None:
-        state = (progress.objective, progress.bound)
-        if progress.objective is None or state == last[0]:
-            return
-        last[0] = state
-        bound = "" if progress.bound is None else f", bound {progress.bound}"
-        print(
-            f"chessplace: {progress.seconds:.1f} s: best {progress.objective}{bound}",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    return show
-
-
-@contextmanager
-def _progress_display() -> Iterator[Callable[[Progress], None] | None]:
-    """A live progress bar on stderr when it is a terminal; nothing otherwise.
-
-    Counts show subproblems done, solutions so far, the rate and the time
-    left; optimisations show the best value and bound so far.
-    """
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.progress import Progress as Bar
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        yield _improvement_lines()
-        return
-    columns = (
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Bar(*columns, console=console, transient=True) as bar:
-        task = bar.add_task("working…", total=None)
-
-        def show(progress: Progress) -> None:
-            parts = []
-            if progress.objective is not None:
-                parts.append(f"best {progress.objective}")
-            if progress.bound is not None:
-                parts.append(f"bound {progress.bound}")
-            if progress.count is not None:
-                rate = progress.count / max(progress.seconds, 1e-9)
-                parts.append(f"{progress.count:,} solutions ({rate:,.0f}/s)")
-            if progress.message:
-                parts.append(progress.message)
-            bar.update(
-                task,
-                description=" · ".join(parts) or "working…",
-                completed=progress.done or 0,
-                total=progress.total,
-            )
-
-        yield show

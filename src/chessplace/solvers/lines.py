@@ -7,7 +7,8 @@ through its square is white, a black one only where every line is black.
 Filling every such square gives the largest placement that colouring
 allows, and every placement is contained in the filling of some colouring,
 so asking "at least m of each" needs only the line colours as decisions:
-6n − 2 of them for queens on an n×n board instead of 2n² squares.
+6n − 6 of them for queens on an n×n board (lines of two or more squares) instead
+of 2n² squares.
 
 The board's symmetries permute lines and swapping the armies complements
 every colour, so symmetry breaking acts on the colours directly. The SAT
