@@ -35,6 +35,20 @@ def test_api_mirrors_the_cli_json(client: TestClient) -> None:
     assert (data["count"], data["unique"]) == (92, 12)
 
 
+def test_api_takes_the_peaceable_variants(client: TestClient) -> None:
+    body = {"puzzle": "peaceable-queens", "n": 6, "optimal": True, "unique": True}
+    data = client.post("/api/count", json=body).json()
+    assert (data["objective"], data["unique"]) == (5, 35)
+    body = {"puzzle": "peaceable-queens", "n": 6, "white": 5}
+    data = client.post("/api/optimize", json=body).json()
+    assert (data["status"], data["objective"]) == ("optimal", 6)
+    body = {"puzzle": "peaceable-queens", "n": 4, "armies": 3}
+    data = client.post("/api/optimize", json=body).json()
+    assert len(data["armies"]) == 3 and data["objective"] == 1
+    body = {"puzzle": "queens", "n": 4, "armies": 3}
+    assert client.post("/api/optimize", json=body).status_code == 400
+
+
 def test_api_verify_names_attacks(client: TestClient) -> None:
     pieces = [{"army": "white", "square": "c2"}, {"army": "black", "square": "c1"}]
     data = client.post(

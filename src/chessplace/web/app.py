@@ -42,9 +42,12 @@ class Options(BaseModel):
     at_least: int | None = Field(None, ge=0)
     exactly: int | None = Field(None, ge=0)
     at_most: int | None = Field(None, ge=0)
+    armies: int | None = Field(None, ge=1, le=8)
+    white: int | None = Field(None, ge=0)
     solver: str | None = None
     time_limit: float | None = Field(None, gt=0, le=MAX_SECONDS)
     unique: bool = False
+    optimal: bool = False
 
     def problem(self) -> Problem:
         problem: Problem = _checked(
@@ -57,6 +60,8 @@ class Options(BaseModel):
                 at_least=self.at_least,
                 exactly=self.exactly,
                 at_most=self.at_most,
+                armies=self.armies,
+                white=self.white,
             )
         )
         return problem
@@ -86,11 +91,17 @@ def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
     problem = options.problem()
     if task == "solve" and not problem.has_target:
         raise HTTPException(400, f"{problem.puzzle} sets no count: give at_least or exactly")
+    if task == "count" and options.optimal and problem.has_target:
+        raise HTTPException(400, "optimal counts the best placements: give no count options")
     call: dict[str, Callable[[], Result]] = {
         "solve": lambda: api.solve(problem, solver=options.solver, control=control),
         "optimize": lambda: api.optimize(problem, solver=options.solver, control=control),
         "count": lambda: api.count(
-            problem, unique=options.unique, solver=options.solver, control=control
+            problem,
+            unique=options.unique,
+            optimal=options.optimal,
+            solver=options.solver,
+            control=control,
         ),
     }
     return result_json(problem, task, _checked(call[task]))
