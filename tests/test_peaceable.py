@@ -97,6 +97,8 @@ def test_optimal_counts_match_a260680(n: int) -> None:
 
 SMALL_COUNTS = [
     puzzles.peaceable_queens(SQUARE(4)).with_counts(exactly=2),
+    puzzles.peaceable_queens(SQUARE(4)).with_counts(at_least=1),
+    puzzles.peaceable_queens(SQUARE(4)).with_counts(at_most=2),
     puzzles.peaceable_queens(SQUARE(4)).with_counts(exactly=1),
     puzzles.peaceable(Board(3, 4), piece_from_text("R")).with_counts(exactly=2),
     puzzles.peaceable(SQUARE(3), piece_from_text("K")).with_counts(exactly=2),

@@ -18,10 +18,11 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
-from chessplace.solvers import lines, symmetry
+from chessplace.solvers import lines
 from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.classcount import count_classes
 from chessplace.solvers.cnf import ENCODINGS
-from chessplace.solvers.formulas import Formula, SquareFormula, formula_for
+from chessplace.solvers.formulas import Formula, formula_for
 
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 PORTFOLIO = ("cadical195", "kissat404")
@@ -37,20 +38,6 @@ def _solve_in_child(backend: str, clauses: list[list[int]], sender: Any) -> None
     with Solver(name=backend, bootstrap_with=clauses) as solver:
         outcome = solver.solve()
         sender.send((outcome, solver.get_model() if outcome else None))
-
-
-def _enumerate_in_child(
-    backend: str, clauses: list[list[int]], shown: list[int], sender: Any
-) -> None:
-    """Child process: send the true variables among ``shown`` of every model, then None."""
-    from pysat.solvers import Solver
-
-    with Solver(name=backend, bootstrap_with=clauses) as solver:
-        while solver.solve():
-            true = set(v for v in solver.get_model() if v > 0)
-            sender.send([v for v in shown if v in true])
-            solver.add_clause([-v if v in true else v for v in shown])
-    sender.send(None)
 
 
 class SatEngine(Engine):
@@ -145,46 +132,29 @@ class SatEngine(Engine):
         return Result(Status.FEASIBLE, self.name, formula.decode(model))
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
-        """Enumerate one placement per symmetry class (the lex-leader constraints
-        keep exactly the smallest member of each) and add up the class sizes."""
-        formula = SquareFormula(problem, self.encoding)
-        shown = formula.placement_vars()
-        literal_of = {
-            v: (a, s) for a in range(len(problem.armies)) for s, v in enumerate(formula.army(a))
-        }
-        images = symmetry.group(problem)
+        """Enumerate one placement per symmetry class and add up the class sizes.
+
+        Equal armies with a range of sizes are counted one size at a time,
+        upwards until a size has no placement (removing pieces keeps a
+        placement valid, so no larger size has one either).
+        """
+        sizes = [problem]
+        if problem.equal_armies:
+            low = max(army.minimum for army in problem.armies)
+            high = min(
+                (a.maximum for a in problem.armies if a.maximum is not None),
+                default=problem.board.size,
+            )
+            if high != low:
+                sizes = [problem.with_counts(exactly=k) for k in range(low, high + 1)]
         total = classes = 0
-        context: Any = multiprocessing.get_context(_START_METHOD)
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(
-            target=_enumerate_in_child,
-            args=(self.backends[0], formula.clauses, shown, sender),
-            daemon=True,
-        )
-        child.start()
-        sender.close()
-        complete = False
-        try:
-            while not control.stopped:
-                if not receiver.poll(0.05):
-                    if not child.is_alive():
-                        break
-                    continue
-                found = receiver.recv()
-                if found is None:
-                    complete = True
-                    break
-                placement = frozenset(literal_of[v] for v in found)
-                classes += 1
-                total += len({placement, *(frozenset(map(g, placement)) for g in images)})
-                control.report(count=total)
-        except EOFError:
-            pass
-        finally:
-            if child.is_alive():
-                child.kill()
-            child.join()
-            receiver.close()
+        for exact in sizes:
+            found, kinds, complete = count_classes(
+                exact, self.backends[0], self.encoding, control, total
+            )
+            total, classes = total + found, classes + kinds
+            if not complete or found == 0:
+                break
         return Result(
             Status.COMPLETE if complete else Status.PARTIAL,
             self.name,
