@@ -60,7 +60,7 @@ def run_demo(ascii_only: bool = False) -> None:
     for column in ("n", "m", "status", "solver", "seconds", "OEIS"):
         table.add_column(column, justify="right")
     last = None
-    for n in range(1, 8):
+    for n in range(1, 10):
         last = api.optimize(puzzles.peaceable_queens(square(n)))
         table.add_row(
             str(n),
@@ -72,9 +72,20 @@ def run_demo(ascii_only: bool = False) -> None:
         )
     console.print(table)
     if last is not None:
-        _board(console, "7×7: 7 white and 7 black queens", last, ascii_only)
-    nine = api.solve(puzzles.peaceable_queens(square(8)).with_counts(at_least=9))
-    _board(console, "8×8: 9 white and 9 black queens", nine, ascii_only)
+        _board(console, "9×9: 12 white and 12 black queens, proven best", last, ascii_only)
+    optimal = api.count(puzzles.peaceable_queens(square(7)), unique=True, optimal=True)
+    console.print(
+        f"every optimal 7×7 army: {optimal.count} placements, {optimal.unique} up to "
+        f"symmetry and colour swap (OEIS A260680: {known('A260680', 7)}) "
+        f"in {optimal.seconds:.2f} s"
+    )
+    target = known("peaceable-best-known", 20)
+    large = api.solve(
+        puzzles.peaceable_queens(square(20)).with_counts(at_least=target),
+        solver="heuristic",
+        time_limit=60,
+    )
+    _board(console, f"20×20 by local search: the best known {target} each", large, ascii_only)
 
     table = Table(title="queen domination (OEIS A075458)")
     for column in ("n", "queens", "status", "seconds", "OEIS"):
