@@ -56,20 +56,21 @@ def stop_on_interrupt(control: Control) -> Iterator[None]:
 
 
 def _improvement_lines() -> Callable[[Progress], None]:
-    """Without a terminal: one stderr line each time the best value or bound changes."""
-    last: list[tuple[int | None, int | None]] = [(None, None)]
+    """Without a terminal: one stderr line each time the best value, the bound or the
+    solver's message changes (counts alone stay quiet)."""
+    last: list[tuple[int | None, int | None, str]] = [(None, None, "")]
 
     def show(progress: Progress) -> None:
-        state = (progress.objective, progress.bound)
-        if progress.objective is None or state == last[0]:
+        state = (progress.objective, progress.bound, progress.message)
+        if state == last[0] or (progress.objective is None and not progress.message):
             return
         last[0] = state
-        bound = "" if progress.bound is None else f", bound {progress.bound}"
-        print(
-            f"chessplace: {progress.seconds:.1f} s: best {progress.objective}{bound}",
-            file=sys.stderr,
-            flush=True,
-        )
+        parts = [] if progress.objective is None else [f"best {progress.objective}"]
+        if progress.bound is not None:
+            parts.append(f"bound {progress.bound}")
+        if progress.message:
+            parts.append(progress.message)
+        print(f"chessplace: {progress.seconds:.1f} s: {', '.join(parts)}", file=sys.stderr)
 
     return show
 

@@ -79,6 +79,7 @@ class SatEngine(Engine):
         else:
             jobs = deque((backend, []) for backend in self.backends)
         deciding_refutation = len(cubes) == 1
+        refuted = 0
         context: Any = multiprocessing.get_context(_START_METHOD)
         running: list[tuple[Any, Any]] = []
         try:
@@ -106,6 +107,8 @@ class SatEngine(Engine):
                     running.remove(job)
                     child.join()
                     receiver.close()
+                    refuted += 1
+                    control.report(message=f"{refuted}/{len(cubes)} cubes refuted")
                 if not running and not jobs:
                     return False, None
                 time.sleep(0.01)
