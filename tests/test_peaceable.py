@@ -194,3 +194,35 @@ def test_progress_lines_on_stderr_without_a_terminal() -> None:
     )
     assert "best 7" in done.stderr and "bound 12" in done.stderr
     assert "7 per army — optimal, proven" in done.stdout
+
+
+def test_optimal_count_stopped_early_exits_three(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["count", "peaceable-queens", "-n", "11", "--optimal", "--time-limit", "1"]
+    assert main(args) == 3
+    assert "stopped before an answer" in capsys.readouterr().out
+
+
+def test_ctrl_c_to_the_whole_process_group_reports_the_best_armies() -> None:
+    """A terminal's Ctrl-C reaches the SAT child processes too: they must stay quiet and
+    leave the answer to the parent."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessplace", "optimize", "peaceable-queens", "-n", "11"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    assert process.stderr is not None
+    while "cubes refuted" not in process.stderr.readline() and time.monotonic() < deadline:
+        pass
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert "Traceback" not in err and "Process" not in err
+    assert "17 per army (bound 30) — best found, not proven" in out

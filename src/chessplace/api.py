@@ -78,7 +78,14 @@ def count(
         at_optimum(problem, 0)  # refuses problems it cannot count, before any work
         best = optimize(problem, control=control)
         if best.status is not Status.OPTIMAL or best.objective is None:
-            return replace(best, placement=None, note="stopped before the optimum was proven")
+            return Result(
+                Status.UNKNOWN,
+                best.solver,
+                objective=best.objective,
+                bound=best.bound,
+                seconds=time.perf_counter() - started,
+                note="stopped before the optimum was proven",
+            )
         problem = at_optimum(problem, best.objective)
     result = _run(
         problem,

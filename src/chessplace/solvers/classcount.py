@@ -9,6 +9,7 @@ number of distinct images of its member under the problem's group.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from typing import Any
 
 from chessplace.control import Control
@@ -23,6 +24,7 @@ def _enumerate_in_child(
     backend: str, clauses: list[list[int]], shown: list[int], sender: Any
 ) -> None:
     """Child process: send the true variables among ``shown`` of every model, then None."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the parent handles Ctrl-C
     from pysat.solvers import Solver
 
     with Solver(name=backend, bootstrap_with=clauses) as solver:

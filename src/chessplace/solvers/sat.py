@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
+import signal
 import time
 from collections import deque
 from typing import Any
@@ -33,6 +34,7 @@ _START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else
 
 def _solve_in_child(backend: str, clauses: list[list[int]], sender: Any) -> None:
     """Child process: solve and send (satisfiable, model) back."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the parent handles Ctrl-C
     from pysat.solvers import Solver
 
     with Solver(name=backend, bootstrap_with=clauses) as solver:
