@@ -142,20 +142,17 @@ class LineFormula(Formula):
 
     def cubes(self) -> list[list[int]]:
         """Every colouring of the first lines after the one the colour swap fixes,
-        on boards with at least ``CUBE_MIN_LINES`` lines, most black lines first."""
+        on boards with at least ``CUBE_MIN_LINES`` lines."""
         count = len(lines.LineModel(self.problem).lines)
         if count < CUBE_MIN_LINES:
             return [[]]
         first = 1 if self.problem.swappable_armies else 0
         depth = next(depth for fewest, depth in CUBE_DEPTHS if count >= fewest)
         split = [self._white(i) for i in range(first, min(count, first + depth))]
-        cubes = [
+        return [
             [lit if sign else -lit for lit, sign in zip(split, signs, strict=True)]
             for signs in product([True, False], repeat=len(split))
         ]
-        # Hardest first, so no core idles at the end: lex-leader prunes least where
-        # the first lines are black (colour 0 is the lexicographically smaller).
-        return sorted(cubes, key=lambda cube: -sum(lit < 0 for lit in cube))
 
     def _white(self, line: int) -> int:
         return self.named(("white line", line))
