@@ -75,7 +75,7 @@ def count(
     control = control or Control(time_limit)
     started = time.perf_counter()
     if optimal:
-        at_optimum(problem, 0)  # refuses problems it cannot count, before any work
+        _check_countable_at_optimum(problem)  # before any work
         best = optimize(problem, control=control)
         if best.status is not Status.OPTIMAL or best.objective is None:
             return Result(
@@ -86,7 +86,7 @@ def count(
                 seconds=time.perf_counter() - started,
                 note="stopped before the optimum was proven",
             )
-        problem = at_optimum(problem, best.objective)
+        problem = _at_optimum(problem, best.objective)
     result = _run(
         problem,
         Task.COUNT,
@@ -100,11 +100,15 @@ def count(
     return replace(result, objective=best.objective).timed(time.perf_counter() - started)
 
 
-def at_optimum(problem: Problem, objective: int) -> Problem:
+def _at_optimum(problem: Problem, objective: int) -> Problem:
     """The placements whose objective is ``objective``: every scored army fixed to it."""
+    return problem.without_counts().with_counts(exactly=objective)
+
+
+def _check_countable_at_optimum(problem: Problem) -> None:
+    """Counting at the optimum fixes one size: equal armies, or one scored army."""
     if not problem.equal_armies and len(problem.scored_armies) > 1:
         raise ValueError("--optimal counts problems whose objective is one army's size")
-    return problem.without_counts().with_counts(exactly=objective)
 
 
 def solutions(

@@ -15,7 +15,7 @@ from chessplace.control import Control
 from chessplace.jsonio import placement_pieces, read_placement, result_json
 from chessplace.placement import Placement
 from chessplace.problem import Problem
-from chessplace.puzzles import problem_from_options
+from chessplace.puzzles import problem_from_attributes
 from chessplace.result import Result, Status
 from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Task
@@ -55,16 +55,7 @@ def run(arguments: argparse.Namespace) -> int:
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
     """The problem the puzzle, board and count options describe."""
-    return problem_from_options(
-        arguments.puzzle,
-        n=arguments.n,
-        rows=arguments.rows,
-        cols=arguments.cols,
-        piece=arguments.piece,
-        armies=arguments.armies,
-        white=arguments.white,
-        **{key: getattr(arguments, key, None) for key in ("at_least", "exactly", "at_most")},
-    )
+    return problem_from_attributes(arguments)
 
 
 def _solver_options(arguments: argparse.Namespace) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from chessplace.board import Board
 from chessplace.pieces import AMAZON, BISHOP, QUEEN, Piece, piece_from_text
@@ -173,3 +174,33 @@ def problem_from_options(
     if any(value is not None for value in counts):
         problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
     return problem
+
+
+PROBLEM_OPTIONS = (
+    "n",
+    "rows",
+    "cols",
+    "piece",
+    "at_least",
+    "exactly",
+    "at_most",
+    "armies",
+    "white",
+)
+"""The options besides the puzzle's name that :func:`problem_from_options` takes."""
+
+
+class OptionSource(Protocol):
+    """Anything with a ``puzzle`` attribute and some of ``PROBLEM_OPTIONS``."""
+
+    puzzle: str
+
+
+def problem_from_attributes(source: OptionSource) -> Problem:
+    """:func:`problem_from_options` on ``source.puzzle`` and the attributes named
+    in ``PROBLEM_OPTIONS`` (missing ones count as not given): parsed CLI arguments
+    and HTTP request bodies alike."""
+    return problem_from_options(
+        source.puzzle,
+        **{name: getattr(source, name, None) for name in PROBLEM_OPTIONS},
+    )

@@ -8,23 +8,18 @@ number of distinct images of its member under the problem's group.
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
 from typing import Any
 
 from chessplace.control import Control
 from chessplace.problem import Problem
-from chessplace.solvers import symmetry
+from chessplace.solvers import children, symmetry
 from chessplace.solvers.formulas import SquareFormula
-
-_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def _enumerate_in_child(
-    backend: str, clauses: list[list[int]], shown: list[int], sender: Any
+    sender: Any, backend: str, clauses: list[list[int]], shown: list[int]
 ) -> None:
     """Child process: send the true variables among ``shown`` of every model, then None."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the parent handles Ctrl-C
     from pysat.solvers import Solver
 
     with Solver(name=backend, bootstrap_with=clauses) as solver:
@@ -50,21 +45,15 @@ def count_classes(
     }
     images = symmetry.group(problem)
     total = classes = 0
-    context: Any = multiprocessing.get_context(_START_METHOD)
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(
-        target=_enumerate_in_child, args=(backend, formula.clauses, shown, sender), daemon=True
-    )
-    child.start()
-    sender.close()
+    child = children.start(_enumerate_in_child, backend, formula.clauses, shown)
     complete = False
     try:
         while not control.stopped:
-            if not receiver.poll(0.05):
-                if not child.is_alive():
+            if not child.receiver.poll(0.05):
+                if not child.process.is_alive():
                     break
                 continue
-            found = receiver.recv()
+            found = child.receiver.recv()
             if found is None:
                 complete = True
                 break
@@ -75,8 +64,5 @@ def count_classes(
     except EOFError:
         pass
     finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receiver.close()
+        child.end()
     return total, classes, complete

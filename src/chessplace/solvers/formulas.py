@@ -121,7 +121,7 @@ class LineFormula(Formula):
 
     def __init__(self, problem: Problem, encoding: str, break_symmetry: bool = True) -> None:
         super().__init__(problem, encoding)
-        model = lines.LineModel(problem)
+        self.model = model = lines.LineModel(problem)
         for square, through in enumerate(model.square_lines):
             white, black = self.var((0, square)), self.var((1, square))
             if not through:
@@ -143,7 +143,7 @@ class LineFormula(Formula):
     def cubes(self) -> list[list[int]]:
         """Every colouring of the first lines after the one the colour swap fixes,
         on boards with at least ``CUBE_MIN_LINES`` lines."""
-        count = len(lines.LineModel(self.problem).lines)
+        count = len(self.model.lines)
         if count < CUBE_MIN_LINES:
             return [[]]
         first = 1 if self.problem.swappable_armies else 0

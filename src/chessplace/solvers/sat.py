@@ -8,9 +8,7 @@ cardinality encoding (``totalizer`` by default) and the SAT solver
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
 import os
-import signal
 import time
 from collections import deque
 from typing import Any
@@ -19,7 +17,7 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
-from chessplace.solvers import lines
+from chessplace.solvers import children, lines
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.classcount import count_classes
 from chessplace.solvers.cnf import ENCODINGS
@@ -29,12 +27,10 @@ BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 PORTFOLIO = ("cadical195", "kissat404")
 GUESS_RUNS = 4
 """Annealing runs whose best placement ``optimize`` climbs from (peaceable armies)."""
-_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def _solve_in_child(backend: str, clauses: list[list[int]], sender: Any) -> None:
+def _solve_in_child(sender: Any, backend: str, clauses: list[list[int]]) -> None:
     """Child process: solve and send (satisfiable, model) back."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # the parent handles Ctrl-C
     from pysat.solvers import Solver
 
     with Solver(name=backend, bootstrap_with=clauses) as solver:
@@ -82,33 +78,23 @@ class SatEngine(Engine):
             jobs = deque((backend, []) for backend in self.backends)
         deciding_refutation = len(cubes) == 1
         refuted = 0
-        context: Any = multiprocessing.get_context(_START_METHOD)
-        running: list[tuple[Any, Any]] = []
+        running: list[children.Child] = []
         try:
             while not control.stopped:
                 while jobs and len(running) < max(workers, len(self.backends)):
                     backend, cube = jobs.popleft()
-                    receiver, sender = context.Pipe(duplex=False)
-                    child = context.Process(
-                        target=_solve_in_child,
-                        args=(backend, formula.clauses + [[lit] for lit in cube], sender),
-                        daemon=True,
-                    )
-                    child.start()
-                    sender.close()
-                    running.append((child, receiver))
-                for job in list(running):
-                    child, receiver = job
-                    if not receiver.poll(0):
-                        if not child.is_alive():
+                    clauses = formula.clauses + [[lit] for lit in cube]
+                    running.append(children.start(_solve_in_child, backend, clauses))
+                for child in list(running):
+                    if not child.receiver.poll(0):
+                        if not child.process.is_alive():
                             return None, None  # killed from outside: no answer
                         continue
-                    outcome, model = receiver.recv()
+                    outcome, model = child.receiver.recv()
                     if outcome or deciding_refutation:
                         return outcome, model
-                    running.remove(job)
-                    child.join()
-                    receiver.close()
+                    running.remove(child)
+                    child.end()
                     refuted += 1
                     control.report(message=f"{refuted}/{len(cubes)} cubes refuted")
                 if not running and not jobs:
@@ -116,11 +102,8 @@ class SatEngine(Engine):
                 time.sleep(0.01)
             return None, None
         finally:
-            for child, receiver in running:
-                if child.is_alive():
-                    child.kill()
-                child.join()
-                receiver.close()
+            for child in running:
+                child.end()
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         if task is Task.COUNT and len(problem.armies) < 2:

@@ -19,7 +19,7 @@ from chessplace.control import Control
 from chessplace.jsonio import placement_from_data, placement_pieces, result_json
 from chessplace.placement import Attack, Placement
 from chessplace.problem import Problem
-from chessplace.puzzles import problem_from_options
+from chessplace.puzzles import problem_from_attributes
 from chessplace.result import Result
 from chessplace.solvers.registry import NoSolver
 from chessplace.web.jobs import Jobs
@@ -50,20 +50,7 @@ class Options(BaseModel):
     optimal: bool = False
 
     def problem(self) -> Problem:
-        problem: Problem = _checked(
-            lambda: problem_from_options(
-                self.puzzle,
-                n=self.n,
-                rows=self.rows,
-                cols=self.cols,
-                piece=self.piece,
-                at_least=self.at_least,
-                exactly=self.exactly,
-                at_most=self.at_most,
-                armies=self.armies,
-                white=self.white,
-            )
-        )
+        problem: Problem = _checked(lambda: problem_from_attributes(self))
         return problem
 
 
