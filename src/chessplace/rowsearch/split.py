@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chessplace.pieces import BISHOP_DIRECTIONS, Piece
-
 
 @dataclass(frozen=True)
 class CountSpec:
@@ -59,10 +57,12 @@ def class_subproblems(n: int, rows: int = 2) -> list[Subproblem]:
 
     The smallest member (rows read as a sequence of columns) has its first
     queen no further from a corner than any queen on the board's edge, so
-    its first column is at most (n-1)/2.
+    its first column is at most (n-1)/2. Prefixes have at least two rows
+    (where the board has them): the corner rule of :func:`class_pruning`
+    needs the second.
     """
     firsts: list[tuple[int, ...]] = [(first,) for first in range((n - 1) // 2 + 1)]
-    return [Subproblem(p) for p in _extend(firsts, n, min(rows, n))]
+    return [Subproblem(p) for p in _extend(firsts, n, min(max(rows, 2), n))]
 
 
 def class_pruning(n: int, prefix: tuple[int, ...]) -> np.ndarray:
@@ -87,18 +87,3 @@ def class_pruning(n: int, prefix: tuple[int, ...]) -> np.ndarray:
         for row in range(2, prefix[1]):
             forbid[row] |= np.uint64(1 << 1)
     return forbid
-
-
-def leap_table(piece: Piece, n: int) -> np.ndarray:
-    """``table[k, c]``: columns that a piece in column c attacks k+1 rows ahead,
-    beyond its rook and bishop lines."""
-    vectors = {(dx, dy) for dx, dy in piece.bounded_vectors if dy > 0 and dx != 0}
-    if piece.ride_directions >= BISHOP_DIRECTIONS:
-        vectors = {(dx, dy) for dx, dy in vectors if abs(dx) != dy}
-    depth = max((dy for _, dy in vectors), default=0)
-    table = np.zeros((depth, n), dtype=np.uint64)
-    for column in range(n):
-        for dx, dy in vectors:
-            if 0 <= column + dx < n and dy <= n:
-                table[dy - 1, column] |= np.uint64(1 << (column + dx))
-    return table

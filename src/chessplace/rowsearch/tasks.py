@@ -7,31 +7,34 @@ so Dask can ship it to other machines.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 
 import numpy as np
 
-from chessplace.pieces import BISHOP_DIRECTIONS, piece_from_text
-from chessplace.rowsearch.kernel import Counter, counter
-from chessplace.rowsearch.split import CountSpec, class_pruning, leap_table
+from chessplace.pieces import piece_from_text
+from chessplace.rowsearch.kernel import Search, compiled, shape_of
+from chessplace.rowsearch.split import CountSpec, class_pruning
 
 _FIRST_BATCH = 1 << 16
 
 
-@cache
-def _kernel(spec: CountSpec, collect: bool) -> tuple[Counter, np.ndarray]:
-    piece = piece_from_text(spec.betza)
-    leaps = leap_table(piece, spec.n)
-    diagonals = piece.ride_directions >= BISHOP_DIRECTIONS
-    return counter(diagonals, leaps.shape[0], classes=not collect, collect=collect), leaps
+def _search(spec: CountSpec, collect: bool) -> Search:
+    return compiled(shape_of(piece_from_text(spec.betza), spec.n, collect))
+
+
+def _forcing(n: int, prefix: tuple[int, ...]) -> np.ndarray:
+    """Per-row masks that leave each prefix row only its own column."""
+    forbid = np.zeros(n, dtype=np.uint64)
+    full = (1 << n) - 1
+    for row, column in enumerate(prefix):
+        forbid[row] = np.uint64(full & ~(1 << column))
+    return forbid
 
 
 def count_prefix(spec: CountSpec, prefix: tuple[int, ...]) -> tuple[int, int]:
     """(solutions, symmetry classes) whose smallest member completes ``prefix``."""
-    kernel, leaps = _kernel(spec, False)
+    forbid = _forcing(spec.n, prefix) | class_pruning(spec.n, prefix)
     nothing = np.zeros((0, spec.n), dtype=np.int64)
-    pruning = class_pruning(spec.n, prefix)
-    return kernel(spec.n, leaps, np.array(prefix, dtype=np.int64), pruning, nothing)
+    return _search(spec, False)(forbid, prefix[0], nothing)
 
 
 def solutions_of(spec: CountSpec, prefix: tuple[int, ...]) -> Iterator[np.ndarray]:
@@ -40,10 +43,8 @@ def solutions_of(spec: CountSpec, prefix: tuple[int, ...]) -> Iterator[np.ndarra
     When a batch would overflow, the prefix is split one row deeper, so
     memory stays flat however many solutions there are.
     """
-    kernel, leaps = _kernel(spec, True)
     out = np.zeros((_FIRST_BATCH, spec.n), dtype=np.int64)
-    unpruned = np.zeros(spec.n, dtype=np.uint64)
-    found, _ = kernel(spec.n, leaps, np.array(prefix, dtype=np.int64), unpruned, out)
+    found, _ = _search(spec, True)(_forcing(spec.n, prefix), prefix[0], out)
     if found >= 0:
         yield from out[:found]
         return
