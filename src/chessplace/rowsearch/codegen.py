@@ -107,10 +107,11 @@ def _state(shape: Shape, row: int) -> list[str]:
     return names + [f"a{tag}_{k}" for k in range(1, shape.depth + 1)]
 
 
-def _blocked(shape: Shape, row: int, ahead: int) -> str:
-    """Columns that the pieces up to ``row`` forbid ``ahead`` rows further down."""
+def _blocked(shape: Shape, row: int, ahead: int, columns: bool = True) -> list[str]:
+    """Masks of the columns that the pieces up to ``row`` forbid ``ahead`` rows
+    further down (leaving out their own columns unless ``columns``)."""
     tag = _tag(row)
-    terms = [f"c{tag}"]
+    terms = [f"c{tag}"] if columns else []
     if shape.diagonals and ahead == 1:
         terms += [f"l{tag}", f"r{tag}"]
     elif shape.diagonals:
@@ -118,7 +119,7 @@ def _blocked(shape: Shape, row: int, ahead: int) -> str:
         terms += [f"(l{tag} << {shift})", f"(r{tag} >> {shift})"]
     if ahead <= shape.depth:
         terms.append(f"a{tag}_{ahead}")
-    return " | ".join(terms)
+    return terms
 
 
 _PASSED = ["forbid", "required", "bits", "scratch", "first", "out", "found"]
@@ -137,7 +138,7 @@ def _segment(write: _Writer, shape: Shape, index: int, start: int, end: int) -> 
         write(f"sides = uint64({1 | 1 << (n - 1)})")
         write(f"ends = (one << uint64(first)) | (one << uint64({n - 1} - first))")
         write(f"middle = 2 * first == {n - 1}")
-    for row in range(start, end):
+    for row in range(start, min(end, n - 1)):
         if not _inherits_look_ahead(shape, row, start):
             write(f"q{row} = required[{row}]")
     for row in range(start, min(end + LOOKAHEAD_ROWS, n)):
@@ -155,21 +156,18 @@ def _segment(write: _Writer, shape: Shape, index: int, start: int, end: int) -> 
 
 
 def _row(write: _Writer, shape: Shape, row: int, start: int, end: int) -> None:
-    """Free columns of ``row``, then (unless it is the last) a loop over them.
-
-    Every row's values get names of their own: Numba's compile time grows
-    fast with names reassigned across nested loops.
-    """
+    """Free columns of ``row``, then (unless it is the last) a loop over them."""
     free = f"free{row}"
     if _inherits_look_ahead(shape, row, start):
         write(f"{free} = option{row - 1}_1")
     else:
-        write(f"{free} = full & ~({_blocked(shape, row - 1, 1)} | f{row})")
-        # A column forbidden in every later row must be taken by this one.
-        write(f"missing{row} = q{row} & ~c{_tag(row - 1)}")
-        with write.block(f"if missing{row}:"):
-            missing = f"missing{row}"
-            write(f"{free} = {free} & {missing} if {missing} & ({missing} - one) == zero else zero")
+        write(f"{free} = full & ~({' | '.join([*_blocked(shape, row - 1, 1), f'f{row}'])})")
+        if row < shape.n - 1:  # nothing is required of the last row
+            # A column forbidden in every later row must be taken by this one.
+            write(f"missing{row} = q{row} & ~c{_tag(row - 1)}")
+            with write.block(f"if missing{row}:"):  # one can be taken here, two cannot
+                single = f"missing{row} & (missing{row} - one) == zero"
+                write(f"{free} = {free} & missing{row} if {single} else zero")
     if row == shape.n - 1:
         return
     write(f"while {free}:")
@@ -207,7 +205,8 @@ def _look_ahead(write: _Writer, shape: Shape, row: int) -> None:
     write(f"open{row} = full & ~c{row}")
     options = [f"option{row}_{ahead}" for ahead in range(1, rows_left + 1)]
     for ahead, option in enumerate(options, start=1):
-        write(f"{option} = open{row} & ~({_blocked(shape, row, ahead)} | f{row + ahead})")
+        blocked = " | ".join([*_blocked(shape, row, ahead, columns=False), f"f{row + ahead}"])
+        write(f"{option} = open{row} & ~({blocked})")
     each_row = " & ".join(f"({option} != zero)" for option in options)
     each_column = f"(({' | '.join(options)}) == open{row})"
     with write.block(f"if not ({each_row} & {each_column}):"):
