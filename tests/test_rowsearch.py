@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -125,3 +126,21 @@ def test_counts_outside_the_kernel_fall_back_with_a_message() -> None:
         _cli("count", "bishops", "-n", "4"), capture_output=True, text=True, check=True
     )
     assert "cpsat" in done.stderr and "16 placements" in done.stdout
+
+
+def test_a_search_is_compiled_once_per_machine(tmp_path: Path) -> None:
+    environment = {**os.environ, "CHESSPLACE_CACHE": str(tmp_path)}
+    runs = [
+        subprocess.run(
+            _cli("count", "queens", "-n", "6", "--unique"),
+            capture_output=True,
+            text=True,
+            check=True,
+            env=environment,
+        )
+        for _ in range(2)
+    ]
+    assert "compiling the 6×6 search" in runs[0].stderr
+    assert "compiling" not in runs[1].stderr
+    assert all("4 placements, 1 up to symmetry" in run.stdout for run in runs)
+    assert list((tmp_path / "kernels").glob("chessplace_search_*.py"))

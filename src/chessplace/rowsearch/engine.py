@@ -56,9 +56,14 @@ class BitboardEngine(Engine):
         return None
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        from chessplace.rowsearch.kernel import compiled, compiled_before, shape_of
         from chessplace.rowsearch.runner import run_count
 
         spec = _spec(problem)
+        shape = shape_of(problem.armies[0].piece, spec.n, collect=False)
+        if not compiled_before(shape):
+            control.report(message=f"compiling the {spec.n}×{spec.n} search (once per machine)")
+        compiled(shape)
         tasks = class_subproblems(spec.n, _split_rows(spec.n))
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
         note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""

@@ -51,11 +51,23 @@ def compiled(shape: Shape) -> Search:
         return _compiled(shape)
 
 
+def compiled_before(shape: Shape) -> bool:
+    """True when this machine has compiled the search for ``shape`` before."""
+    return _source_path(source(shape)).exists()
+
+
+def _source_path(text: str) -> Path:
+    """Where the module of source ``text`` lives: named by its hash, so a changed
+    generator never meets an old compilation."""
+    name = "chessplace_search_" + hashlib.sha256(text.encode()).hexdigest()[:20]
+    return _cache_directory() / f"{name}.py"
+
+
 @cache
 def _compiled(shape: Shape) -> Search:
     text = source(shape)
-    name = "chessplace_search_" + hashlib.sha256(text.encode()).hexdigest()[:20]
-    path = _cache_directory() / f"{name}.py"
+    path = _source_path(text)
+    name = path.stem
     if not path.exists():
         # Other processes (Dask workers) may write the same file: write whole, then rename.
         with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as f:
