@@ -50,15 +50,17 @@ def time_baseline(binary: Path, n: int) -> tuple[float, int]:
     return time.perf_counter() - started, int(out.stdout)
 
 
-def time_compile(n: int) -> float:
-    """Seconds to compile (or load from the disk cache) the n×n queens search."""
+def time_compile(n: int, piece: pieces.Piece = pieces.QUEEN) -> float:
+    """Seconds to compile (or load from the disk cache) the n×n search for ``piece``."""
     started = time.perf_counter()
-    compiled(shape_of(pieces.QUEEN, n, collect=False))
+    compiled(shape_of(piece, n, collect=False))
     return time.perf_counter() - started
 
 
-def time_chessplace(n: int, workers: int, unique: bool = False) -> tuple[float, int, int | None]:
-    problem = puzzles.queens(Board.square(n))
+def time_chessplace(
+    n: int, workers: int, unique: bool = False, puzzle: str = "queens"
+) -> tuple[float, int, int | None]:
+    problem = puzzles.build_puzzle(puzzle, Board.square(n))
     started = time.perf_counter()
     result = count(problem, unique=unique, solver="bitboard", workers=workers)
     assert result.count is not None
@@ -105,9 +107,24 @@ def main() -> int:
             f"{n:>3} {c_seconds:>8.3f} {one:>9.3f} {c_seconds / one:>9.2f} {every:>11.3f} "
             f"{c_seconds / every:>7.2f} {compile_seconds:>10.2f} {rss:>8.0f}"
         )
+    amazons(arguments.min_n, arguments.max_n, cores)
     if not arguments.no_plot:
         plot(rows, cores)
     return 0
+
+
+def amazons(min_n: int, max_n: int, cores: int) -> None:
+    """Amazon counts (queen + knight) from n = 15 on, checked against OEIS."""
+    ns = range(max(min_n, 15), max_n + 1)
+    if not ns:
+        return
+    print(f"amazons: chessplace bitboard, {cores} cores; checked against A051223/A051224")
+    print(f"{'n':>3} {'solutions':>10} {'classes':>8} {'seconds':>8} {'compile s':>10}")
+    for n in ns:
+        compile_seconds = time_compile(n, pieces.AMAZON)
+        seconds, total, classes = time_chessplace(n, cores, unique=True, puzzle="amazons")
+        assert (total, classes) == (known("A051223", n), known("A051224", n)), n
+        print(f"{n:>3} {total:>10,} {classes:>8,} {seconds:>8.3f} {compile_seconds:>10.2f}")
 
 
 def plot(rows: list[tuple[int, float, float, float, float, float]], cores: int) -> None:
