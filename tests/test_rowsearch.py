@@ -40,6 +40,16 @@ def test_other_rook_pieces_match_cpsat(betza: str) -> None:
     assert (fast.count, fast.unique) == (slow.count, slow.unique)
 
 
+@pytest.mark.parametrize(("betza", "n"), [("RF", 9), ("RNA", 10)])
+def test_class_counts_agree_with_the_listing(betza: str, n: int) -> None:
+    """Boards past the look-ahead window, so leaps are also tested where it does not reach."""
+    problem = puzzles.independent(SQUARE(n), piece_from_text(betza)).with_counts(exactly=n)
+    counted = count(problem, unique=True, solver="bitboard")
+    listed = list(solutions(problem))
+    assert counted.count == len(listed) and all(p.verify() == () for p in listed)
+    assert counted.unique == len({p.canonical_key() for p in listed})
+
+
 def test_listing_gives_every_solution_once_and_valid() -> None:
     problem = puzzles.queens(SQUARE(10))
     listed = list(solutions(problem))
