@@ -246,8 +246,10 @@ def _leaf(write: _Writer, shape: Shape, start: int) -> None:
             write("write_columns(bits, out[found])")
             write("found += 1")
             return
-        # A queen-like piece in a corner has no symmetric twin that also
-        # starts in a corner: the class has 8 members and this is its smallest.
+        # With a queen-like piece in the corner only the transpose also starts
+        # in a corner, the corner rule keeps the smaller of the two, and no
+        # symmetry fixes the solution: its class has 8 members. Otherwise the
+        # solution is the smallest of 8 unless an image starts as near a corner.
         corner = "first == 0 or " if shape.diagonals and shape.n > 1 else ""
         tie = f"middle or (bits[first] | bits[{last} - first]) & sides or {free} & ends"
         with write.block(f"if {corner}not ({tie}):"):
