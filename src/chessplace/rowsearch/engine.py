@@ -60,10 +60,11 @@ class BitboardEngine(Engine):
         from chessplace.rowsearch.runner import run_count
 
         spec = _spec(problem)
-        shape = shape_of(problem.armies[0].piece, spec.n, collect=False)
-        if not compiled_before(shape):
-            control.report(message=f"compiling the {spec.n}×{spec.n} search (once per machine)")
-        compiled(shape)
+        if self.dask in (None, "local"):  # this machine's cache serves the workers
+            shape = shape_of(problem.armies[0].piece, spec.n, collect=False)
+            if not compiled_before(shape):
+                control.report(message=f"compiling the {spec.n}×{spec.n} search (once per machine)")
+            compiled(shape)
         tasks = class_subproblems(spec.n, _split_rows(spec.n))
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
         note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
