@@ -29,7 +29,8 @@ SEGMENT_ROWS = 12
 LOOKAHEAD_ROWS = 7
 """Within this many rows of the bottom, a node whose later rows cannot all
 be filled (a row with no free column, or a free column no later row can
-take) is cut before it is searched."""
+take; for a diagonal rider, the last two columns side by side) is cut
+before it is searched."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,10 @@ def _look_ahead(write: _Writer, shape: Shape, row: int) -> None:
         write(f"{option} = open{row} & ~({blocked})")
     each_row = " & ".join(f"({option} != zero)" for option in options)
     each_column = f"(({' | '.join(options)}) == open{row})"
-    with write.block(f"if not ({each_row} & {each_column}):"):
+    test = f"{each_row} & {each_column}"
+    if rows_left == 2 and shape.diagonals:  # two adjacent columns for two adjacent rows
+        test += f" & ((open{row} & (open{row} >> one)) == zero)"
+    with write.block(f"if not ({test}):"):
         write("continue")
 
 
