@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from chessplace.pieces import BISHOP_DIRECTIONS, Piece
+from chessplace.rowsearch import leaf
 from chessplace.rowsearch.codegen import Shape, source
 
 MAX_N = 32
@@ -53,7 +54,14 @@ def compiled(shape: Shape) -> Search:
 
 def compiled_before(shape: Shape) -> bool:
     """True when this machine has compiled the search for ``shape`` before."""
-    return _source_path(source(shape)).exists()
+    return _source_path(_module_text(shape)).exists()
+
+
+def _module_text(shape: Shape) -> str:
+    """The generated source, stamped with the helpers it calls: Numba's cache
+    does not notice when a called function changes, a new file name does."""
+    helpers = hashlib.sha256(Path(leaf.__file__).read_bytes()).hexdigest()[:20]
+    return f"# chessplace.rowsearch.leaf {helpers}\n{source(shape)}"
 
 
 def _source_path(text: str) -> Path:
@@ -65,7 +73,7 @@ def _source_path(text: str) -> Path:
 
 @cache
 def _compiled(shape: Shape) -> Search:
-    text = source(shape)
+    text = _module_text(shape)
     path = _source_path(text)
     name = path.stem
     if not path.exists():
