@@ -6,9 +6,8 @@ row: LLVM then holds the state in registers. Measured on n = 16 without
 symmetry pruning, the plain search written this way took 2.9 s where the
 plain C recursion of ``benchmarks/plain_counter.c`` took 3.3 s and the
 explicit-stack Numba loop this replaced ran at about 0.75× the C. Python
-allows 20 nested loops, so the rows are cut into
-segments of at most :data:`SEGMENT_ROWS`, each a function whose innermost
-loop calls the next.
+allows 20 nested loops, so the rows are cut into segments of at most
+:data:`SEGMENT_ROWS`, each a function whose innermost loop calls the next.
 
 The source is generic over the piece: a ``Shape`` says whether it rides
 diagonally and which further leaps it has, and the generator writes the
@@ -76,9 +75,9 @@ def source(shape: Shape) -> str:
     first row's column. When counting, ``forbid`` must carry the rules of
     :func:`chessplace.rowsearch.split.class_pruning` (the symmetry check at
     each solution relies on them); ``found`` weighs each class's smallest
-    member by its class size and ``classes`` counts them. When collecting, each solution's
-    columns fill a row of ``out``, ``found`` says how many, and -1 says
-    ``out`` filled up first.
+    member by its class size and ``classes`` counts them. When collecting,
+    each solution's columns fill a row of ``out``, ``found`` says how many,
+    and -1 says ``out`` filled up first.
     """
     n = shape.n
     # The bottom segment is the one entered most often: give it the most rows.

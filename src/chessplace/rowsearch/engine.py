@@ -65,7 +65,7 @@ class BitboardEngine(Engine):
             if not compiled_before(shape):
                 control.report(message=f"compiling the {spec.n}×{spec.n} search (once per machine)")
             compiled(shape)
-        tasks = class_subproblems(spec.n, _split_rows(spec.n))
+        tasks = class_subproblems(spec.n)
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
         note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
         return Result(

@@ -57,6 +57,7 @@ def compiled_before(shape: Shape) -> bool:
     return _source_path(_module_text(shape)).exists()
 
 
+@cache
 def _module_text(shape: Shape) -> str:
     """The generated source, stamped with the helpers it calls: Numba's cache
     does not notice when a called function changes, a new file name does."""

@@ -52,17 +52,16 @@ def mirror_subproblems(n: int, rows: int = 2) -> list[Subproblem]:
     return found
 
 
-def class_subproblems(n: int, rows: int = 2) -> list[Subproblem]:
+def class_subproblems(n: int) -> list[Subproblem]:
     """Prefixes that can start the smallest member of a symmetry class.
 
     The smallest member (rows read as a sequence of columns) has its first
     queen no further from a corner than any queen on the board's edge, so
-    its first column is at most (n-1)/2. Prefixes have at least two rows
-    (where the board has them): the corner rule of :func:`class_pruning`
-    needs the second.
+    its first column is at most (n-1)/2. Prefixes fix two rows (where the
+    board has them): the corner rule of :func:`class_pruning` needs the second.
     """
     firsts: list[tuple[int, ...]] = [(first,) for first in range((n - 1) // 2 + 1)]
-    return [Subproblem(p) for p in _extend(firsts, n, min(max(rows, 2), n))]
+    return [Subproblem(p) for p in _extend(firsts, n, min(2, n))]
 
 
 def class_pruning(n: int, prefix: tuple[int, ...]) -> np.ndarray:
