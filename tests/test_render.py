@@ -11,6 +11,7 @@ from PIL import Image
 
 from chessplace import Board, Placement, optimize, piece_from_text, puzzles, solve
 from chessplace.cli import main
+from chessplace.drawing import marked_svg
 from chessplace.svgboard import render_svg, svg_to_png
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -37,7 +38,7 @@ def _pieces(svg: str) -> list[ET.Element]:
 def test_every_classic_puzzle_draws(name: str) -> None:
     placement = CLASSIC[name]().placement
     assert placement is not None
-    svg = render_svg(placement, attacked=True)
+    svg = marked_svg(placement, show_attacks=True)
     assert len(_pieces(svg)) == len(placement)
     armies = {g.get("data-army") for g in _pieces(svg)}
     assert armies == {str(i) for i, squares in enumerate(placement.armies) if squares}
@@ -51,11 +52,21 @@ def test_conflicts_are_marked() -> None:
     problem = puzzles.peaceable_queens(SQUARE(5)).with_counts(exactly=4)
     white = [(1, 4), (3, 4), (2, 3), (2, 1)]
     black = [(0, 2), (4, 2), (2, 0), (4, 0)]  # c1 is attacked by c2
-    svg = render_svg(Placement.from_squares(problem, [white, black]), conflicts=True)
+    svg = marked_svg(Placement.from_squares(problem, [white, black]), conflicts=True)
     root = ET.fromstring(svg)
     lines = [e for e in root.iter(f"{SVG}line") if e.get("class") == "attack-line"]
     rings = [e for e in root.iter(f"{SVG}rect") if e.get("class") == "conflict"]
     assert len(lines) == 2 and len(rings) == 2
+
+
+def test_the_renderer_draws_only_what_it_is_given() -> None:
+    problem = puzzles.peaceable_queens(SQUARE(5)).with_counts(exactly=1)
+    placement = Placement.from_squares(problem, [[(0, 0)], [(1, 1)]])  # an attack
+    root = ET.fromstring(render_svg(placement, tint=[(4, 4)], conflicts=[((3, 0), (3, 3))]))
+    tinted = [e for e in root.iter(f"{SVG}rect") if e.get("class") == "attacked"]
+    lines = [e for e in root.iter(f"{SVG}line") if e.get("class") == "attack-line"]
+    assert len(tinted) == 1 and len(lines) == 1  # not the real attack a1-b2
+    assert not [e for e in ET.fromstring(render_svg(placement)).iter(f"{SVG}line")]
 
 
 def test_jupyter_draws_placements() -> None:

@@ -10,15 +10,58 @@ a million queens take about a second.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from chessplace.betza import Vector
 from chessplace.board import Board, Square, square_name
-from chessplace.placement import Attack, PlacedPiece, Placement, RuleBreak, Violation
+from chessplace.pieces import Piece
+
+if TYPE_CHECKING:  # the checker reads placements; it never builds one
+    from chessplace.placement import Placement
 
 _FAR = 2**40
 """More steps than any board has."""
+
+
+@dataclass(frozen=True)
+class PlacedPiece:
+    """One piece of one army on one square."""
+
+    army: str
+    piece: Piece
+    square: Square
+
+    def __str__(self) -> str:
+        return f"{self.army} {self.piece.name} {square_name(self.square)}"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """``attacker`` attacks ``victim`` directly, breaking the problem's rules."""
+
+    attacker: PlacedPiece
+    victim: PlacedPiece
+
+    def __str__(self) -> str:
+        return f"{self.attacker} attacks {self.victim}"
+
+
+@dataclass(frozen=True)
+class RuleBreak:
+    """A broken rule that is not an attack: counts, overlaps, uncovered squares."""
+
+    message: str
+    squares: tuple[Square, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+
+Violation = Attack | RuleBreak
+
 
 Occupant = dict[Square, int]
 """Square → index of the army on it."""
@@ -202,3 +245,8 @@ def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
     return [
         RuleBreak(f"{len(missing)} squares neither occupied nor attacked: {names}{more}", missing)
     ]
+
+
+def conflict_pairs(found: tuple[Violation, ...]) -> list[tuple[Square, Square]]:
+    """The (attacker, victim) squares of every illegal attack among ``found``."""
+    return [(v.attacker.square, v.victim.square) for v in found if isinstance(v, Attack)]

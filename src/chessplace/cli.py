@@ -1,9 +1,4 @@
-"""The ``chessplace`` command line: argument parsing and exit codes.
-
-Exit codes: 0 answered; 1 the answer is no (infeasible, or verify found a
-broken rule); 2 bad input; 3 stopped by a time limit or Ctrl-C before a
-definite answer (the best found so far is still printed).
-"""
+"""The ``chessplace`` command line: argument parsing; exit codes in :mod:`chessplace.exits`."""
 
 from __future__ import annotations
 
@@ -13,13 +8,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from chessplace import commands
+from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
 from chessplace.puzzles import PUZZLES
-
-EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
-
-
-class UsageError(Exception):
-    """Bad input: reported on one line with exit code 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -226,8 +217,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    from chessplace import commands
-
     try:
         arguments = _parse(argv)
         return commands.run(arguments)

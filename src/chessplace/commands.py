@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from chessplace import api
-from chessplace.cli import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.control import Control
+from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import placement_pieces, read_placement, result_json
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -220,12 +220,13 @@ def _render_command(arguments: argparse.Namespace) -> int:
 
 def _draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = False) -> None:
     """Write the board to ``--render``/``-o`` as SVG or PNG, by the file's extension."""
-    from chessplace.svgboard import render_svg, svg_to_png
+    from chessplace.drawing import marked_svg
+    from chessplace.svgboard import svg_to_png
 
     path = Path(arguments.render)
     if path.suffix.lower() not in (".svg", ".png"):
         raise UsageError(f"cannot draw to {path}: the file must end in .svg or .png")
-    svg = render_svg(placement, attacked=arguments.show_attacks, conflicts=conflicts)
+    svg = marked_svg(placement, show_attacks=arguments.show_attacks, conflicts=conflicts)
     if path.suffix.lower() == ".svg":
         path.write_text(svg, encoding="utf-8")
     else:

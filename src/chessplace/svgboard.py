@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from chessplace.board import Square, file_name
-from chessplace.checking import attacked_squares
-from chessplace.placement import Attack, Placement
+
+if TYPE_CHECKING:
+    from chessplace.placement import Placement
 
 SQUARE = 48
 MARGIN = 22
@@ -43,11 +46,17 @@ def _add(
     return element
 
 
-def render_svg(placement: Placement, *, attacked: bool = False, conflicts: bool = False) -> str:
+def render_svg(
+    placement: Placement,
+    *,
+    tint: Iterable[Square] = (),
+    conflicts: Iterable[tuple[Square, Square]] = (),
+) -> str:
     """The placement drawn as an SVG document.
 
-    ``attacked`` tints every square some piece attacks; ``conflicts`` rings
-    the pieces that break the rules and draws each illegal attack as a line.
+    ``tint`` lists squares to shade (attacked ones, say); ``conflicts`` lists
+    (attacker, victim) pairs: both squares are ringed and joined by a line.
+    The renderer draws what it is given and judges nothing itself.
     """
     board = placement.problem.board
     if max(board.rows, board.cols) > MAX_DRAWN:
@@ -69,26 +78,24 @@ def render_svg(placement: Placement, *, attacked: bool = False, conflicts: bool 
         x, y = _corner(placement, square)
         colour = DARK if (square[0] + square[1]) % 2 == 0 else LIGHT
         _add(svg, "rect", x=x, y=y, width=SQUARE, height=SQUARE, fill=colour)
-    if attacked:
-        for square in sorted(attacked_squares(placement)):
-            x, y = _corner(placement, square)
-            _add(
-                svg,
-                "rect",
-                x=x,
-                y=y,
-                width=SQUARE,
-                height=SQUARE,
-                fill=ATTACKED,
-                fill_opacity="0.35",
-                class_="attacked",
-            )
+    for square in sorted(set(tint)):
+        x, y = _corner(placement, square)
+        _add(
+            svg,
+            "rect",
+            x=x,
+            y=y,
+            width=SQUARE,
+            height=SQUARE,
+            fill=ATTACKED,
+            fill_opacity="0.35",
+            class_="attacked",
+        )
     _labels(svg, placement)
     for army, squares in enumerate(placement.armies):
         for square in sorted(squares):
             _piece(svg, placement, army, square)
-    if conflicts:
-        _conflicts(svg, placement)
+    _conflicts(svg, placement, conflicts)
     return ET.tostring(svg, encoding="unicode")
 
 
@@ -171,11 +178,12 @@ def _piece(svg: ET.Element, placement: Placement, army: int, square: Square) -> 
     )
 
 
-def _conflicts(svg: ET.Element, placement: Placement) -> None:
-    attacks = [v for v in placement.verify() if isinstance(v, Attack)]
+def _conflicts(
+    svg: ET.Element, placement: Placement, pairs: Iterable[tuple[Square, Square]]
+) -> None:
     ringed: set[Square] = set()
-    for attack in attacks:
-        for square in (attack.attacker.square, attack.victim.square):
+    for attacker, victim in pairs:
+        for square in (attacker, victim):
             if square not in ringed:
                 ringed.add(square)
                 x, y = _corner(placement, square)
@@ -191,8 +199,8 @@ def _conflicts(svg: ET.Element, placement: Placement) -> None:
                     stroke_width="4",
                     class_="conflict",
                 )
-        x1, y1 = _centre(placement, attack.attacker.square)
-        x2, y2 = _centre(placement, attack.victim.square)
+        x1, y1 = _centre(placement, attacker)
+        x2, y2 = _centre(placement, victim)
         _add(
             svg,
             "line",

@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from chessplace import api
 from chessplace.board import square_name
-from chessplace.checking import attacked_squares
+from chessplace.checking import Attack, attacked_squares
 from chessplace.control import Control
 from chessplace.jsonio import placement_from_data, placement_pieces, result_json
-from chessplace.placement import Attack, Placement
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.result import Result
@@ -164,10 +164,11 @@ def create_app() -> FastAPI:
 
     @app.post("/api/render")
     def render(request: PlacementRequest, format: Literal["svg", "png"] = "svg") -> Response:
-        from chessplace.svgboard import render_svg, svg_to_png
+        from chessplace.drawing import marked_svg
+        from chessplace.svgboard import svg_to_png
 
         placement = _placement(request)
-        svg = _checked(lambda: render_svg(placement, conflicts=True))
+        svg = _checked(lambda: marked_svg(placement, conflicts=True))
         if format == "svg":
             return Response(svg, media_type="image/svg+xml")
         return Response(_checked(lambda: svg_to_png(svg)), media_type="image/png")

@@ -1,0 +1,14 @@
+"""Exit codes of the command line, and the error that means bad input.
+
+0 answered; 1 the answer is no (infeasible, or verify found a broken rule);
+2 bad input; 3 stopped by a time limit or a signal before a definite answer
+(the best found so far is still printed).
+"""
+
+from __future__ import annotations
+
+EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """Bad input: reported on one line with exit code 2."""
