@@ -32,7 +32,10 @@ def small_problems() -> list[tuple[str, Problem]]:
             (f"bishops-{n}", puzzles.bishops(SQUARE(n))),
             (
                 f"peaceable-queens-{n}",
-                puzzles.peaceable_queens(SQUARE(n)).with_counts(at_least=known("A250000", n)),
+                # at least 1 where a(n) = 0: a solve needs a count to aim at
+                puzzles.peaceable_queens(SQUARE(n)).with_counts(
+                    at_least=max(1, known("A250000", n))
+                ),
             ),
         ]
     found += [

@@ -1,4 +1,10 @@
-"""The library's entry points: solve, optimize and count a problem."""
+"""The only door to the engines: solve, optimize, count and list a problem.
+
+Every face (the command line, the web app, a Python caller) comes through
+here, so they cannot disagree: this module holds the rules of each task,
+picks the engine (naming the engines it passed over and why), and checks
+every answer, streamed ones included, with the independent checker.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,10 @@ from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.registry import choose
 
 
+class BadRequest(ValueError):
+    """The task's rules refuse the request; the message is one line for the user."""
+
+
 class InvalidAnswer(RuntimeError):
     """A solver returned a placement that breaks the rules: a bug in that solver."""
 
@@ -28,6 +38,7 @@ def solve(
     **options: Any,
 ) -> Result:
     """One placement that satisfies the problem's counts and rules."""
+    _require_count(problem, "solve", "or optimize")
     return _run(
         problem,
         Task.SOLVE,
@@ -69,59 +80,88 @@ def count(
 ) -> Result:
     """How many placements satisfy the problem, and with ``unique`` how many up to symmetry.
 
-    With ``optimal`` the counts are ignored: the optimum is proven first
-    (by the preferred optimiser) and the placements that reach it are counted.
+    With ``optimal`` the problem must set no count: the optimum is proven
+    first (by the preferred optimiser) and the placements that reach it are
+    counted.
     """
     control = control or Control(time_limit)
     started = time.perf_counter()
-    if optimal:
-        _check_countable_at_optimum(problem)  # before any work
-        best = optimize(problem, control=control)
-        if best.status is not Status.OPTIMAL or best.objective is None:
-            return Result(
-                Status.UNKNOWN,
-                best.solver,
-                objective=best.objective,
-                bound=best.bound,
-                seconds=time.perf_counter() - started,
-                note="stopped before the optimum was proven",
-            )
-        problem = _at_optimum(problem, best.objective)
+    if not optimal:
+        _require_count(problem, "count", "or count the optimal ones")
+        return _run(
+            problem,
+            Task.COUNT,
+            solver,
+            control,
+            options,
+            lambda engine, ctl: engine.count(problem, ctl, unique),
+        )
+    _check_countable_at_optimum(problem)  # before any work
+    best = optimize(problem, control=control)
+    if best.status is not Status.OPTIMAL or best.objective is None:
+        return Result(
+            Status.UNKNOWN,
+            best.solver,
+            objective=best.objective,
+            bound=best.bound,
+            seconds=time.perf_counter() - started,
+            note="stopped before the optimum was proven",
+        )
+    at_optimum = problem.without_counts().with_counts(exactly=best.objective)
     result = _run(
-        problem,
+        at_optimum,
         Task.COUNT,
         solver,
         control,
         options,
-        lambda engine, ctl: engine.count(problem, ctl, unique),
+        lambda engine, ctl: engine.count(at_optimum, ctl, unique),
     )
-    if not optimal:
-        return result
     return replace(result, objective=best.objective).timed(time.perf_counter() - started)
-
-
-def _at_optimum(problem: Problem, objective: int) -> Problem:
-    """The placements whose objective is ``objective``: every scored army fixed to it."""
-    return problem.without_counts().with_counts(exactly=objective)
-
-
-def _check_countable_at_optimum(problem: Problem) -> None:
-    """Counting at the optimum fixes one size: equal armies, or one scored army."""
-    if not problem.equal_armies and len(problem.scored_armies) > 1:
-        raise ValueError("--optimal counts problems whose objective is one army's size")
 
 
 def solutions(
     problem: Problem,
     *,
+    unique: bool = False,
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
     **options: Any,
 ) -> Iterator[Placement]:
-    """Every placement, streamed without holding them all in memory."""
-    engine = choose(problem, Task.LIST, solver, **options)
-    return engine.solutions(problem, control or Control(time_limit))
+    """Every placement (with ``unique`` one per symmetry class), streamed without
+    holding them in memory; each is checked before it is handed out."""
+    _require_count(problem, "list", "")
+    engine = choose(problem, Task.LIST, solver, **options).engine
+    stream = engine.solutions(problem, control or Control(time_limit))
+    return _checked_stream(engine, stream, unique)
+
+
+def _checked_stream(
+    engine: Engine, stream: Iterator[Placement], unique: bool
+) -> Iterator[Placement]:
+    for placement in stream:
+        if unique and not placement.is_canonical():
+            continue
+        _verified(engine, placement)
+        yield placement
+
+
+def _require_count(problem: Problem, task: str, otherwise: str) -> None:
+    """Solving, counting and listing need a count to aim at (domination needs none)."""
+    if not problem.has_target and not problem.dominating:
+        also = f" {otherwise}" if otherwise else ""
+        raise BadRequest(
+            f"{problem.puzzle} sets no count to {task}: give at least M or exactly M{also}"
+        )
+
+
+def _check_countable_at_optimum(problem: Problem) -> None:
+    """Counting at the optimum fixes one size: no counts given, and equal armies or
+    one scored army."""
+    if problem.has_target:
+        raise BadRequest("optimal counts the best placements: give no count")
+    if not problem.equal_armies and len(problem.scored_armies) > 1:
+        raise BadRequest("optimal counts problems whose objective is one army's size")
 
 
 def _run(
@@ -132,12 +172,16 @@ def _run(
     options: dict[str, Any],
     call: Callable[[Engine, Control], Result],
 ) -> Result:
-    engine = choose(problem, task, solver, **options)
+    choice = choose(problem, task, solver, **options)
     started = time.perf_counter()
-    result = call(engine, control)
+    result = call(choice.engine, control)
     seconds = time.perf_counter() - started
     if result.placement is not None:
-        violations = result.placement.verify()
-        if violations:
-            raise InvalidAnswer(f"{engine.name} returned an invalid placement: {violations[0]}")
-    return result.timed(seconds)
+        _verified(choice.engine, result.placement)
+    return replace(result, passed_over=choice.passed_over).timed(seconds)
+
+
+def _verified(engine: Engine, placement: Placement) -> None:
+    violations = placement.verify()
+    if violations:
+        raise InvalidAnswer(f"{engine.name} returned an invalid placement: {violations[0]}")

@@ -17,9 +17,7 @@ from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.result import Result, Status
-from chessplace.rowsearch.engine import BitboardEngine
-from chessplace.solvers.base import Task
-from chessplace.solvers.registry import NoSolver, choose, engines
+from chessplace.solvers.registry import NoSolver, engines
 from chessplace.supervision import stop_on_interrupt, supervised
 from chessplace.textboard import render_text
 
@@ -58,28 +56,25 @@ def problem_from(arguments: argparse.Namespace) -> Problem:
     return problem_from_attributes(arguments)
 
 
-def _solver_options(arguments: argparse.Namespace) -> dict[str, Any]:
-    options = {}
-    if arguments.encoding:
-        options["encoding"] = arguments.encoding
-    if arguments.sat_backend:
-        options["backend"] = arguments.sat_backend
-    if options and arguments.solver not in (None, "sat"):
-        raise UsageError("--encoding and --sat-backend apply to --solver sat")
-    if options:
-        return {"solver": "sat", **options}
-    return {"solver": arguments.solver}
+def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:
+    """``solver`` and the engine options given (api picks the engine that takes them)."""
+    given = {
+        "encoding": arguments.encoding,
+        "backend": arguments.sat_backend,
+        "workers": getattr(arguments, "workers", None),
+        "dask": getattr(arguments, "dask", None),
+        "checkpoint": Path(arguments.checkpoint)
+        if getattr(arguments, "checkpoint", None)
+        else None,
+    }
+    return {"solver": arguments.solver} | {k: v for k, v in given.items() if v is not None}
 
 
 def _solve(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    if not problem.has_target:
-        raise UsageError(
-            f"{problem.puzzle} sets no count: give --at-least M or --exactly M, or use optimize"
-        )
     result = supervised(
         arguments.time_limit,
-        lambda control: api.solve(problem, control=control, **_solver_options(arguments)),
+        lambda control: api.solve(problem, control=control, **_engine_options(arguments)),
     )
     return _report(arguments, problem, "solve", result)
 
@@ -88,22 +83,17 @@ def _optimize(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
     result = supervised(
         arguments.time_limit,
-        lambda control: api.optimize(problem, control=control, **_solver_options(arguments)),
+        lambda control: api.optimize(problem, control=control, **_engine_options(arguments)),
     )
     return _report(arguments, problem, "optimize", result)
 
 
 def _count(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    if arguments.optimal and (arguments.list or problem.has_target):
-        raise UsageError("--optimal counts the best placements: no --list or count options")
-    if not problem.has_target and not problem.dominating and not arguments.optimal:
-        raise UsageError(
-            f"{problem.puzzle} sets no count: give --exactly M or --at-least M, or --optimal"
-        )
-    options = _counting_options(arguments, problem)
     if arguments.list:
-        return _list(problem, options)
+        if arguments.optimal:
+            raise UsageError("--list streams the placements of a count: no --optimal")
+        return _list(arguments, problem)
     result = supervised(
         arguments.time_limit,
         lambda control: api.count(
@@ -111,40 +101,25 @@ def _count(arguments: argparse.Namespace) -> int:
             unique=arguments.unique,
             optimal=arguments.optimal,
             control=control,
-            **options,
+            **_engine_options(arguments),
         ),
     )
+    if result.passed_over and not arguments.json:
+        print(
+            f"chessplace: counted by {result.solver} ({'; '.join(result.passed_over)})",
+            file=sys.stderr,
+        )
     return _report(arguments, problem, "count", result)
 
 
-def _counting_options(arguments: argparse.Namespace, problem: Problem) -> dict[str, Any]:
-    """Solver options for count; says so on stderr when the fast counter cannot help."""
-    engine: dict[str, Any] = {
-        key: value
-        for key, value in (("workers", arguments.workers), ("dask", arguments.dask))
-        if value
-    }
-    if arguments.checkpoint:
-        engine["checkpoint"] = Path(arguments.checkpoint)
-    reason = BitboardEngine().refusal(problem, Task.COUNT)
-    if engine or arguments.list:
-        if arguments.solver not in (None, "bitboard") or reason:
-            raise UsageError(
-                "--list, --workers, --dask and --checkpoint need the bitboard counter"
-                + (f": {reason}" if reason else "")
-            )
-        return {"solver": "bitboard", **engine}
-    if reason and arguments.solver is None and not arguments.optimal:
-        fallback = choose(problem, Task.COUNT).name
-        print(f"chessplace: {reason}; counting with the {fallback} engine", file=sys.stderr)
-    return _solver_options(arguments)
-
-
-def _list(problem: Problem, options: dict[str, Any]) -> int:
+def _list(arguments: argparse.Namespace, problem: Problem) -> int:
     """Stream solutions as JSON lines; nothing is held in memory."""
-    control = Control()
+    control = Control(arguments.time_limit)
+    stream = api.solutions(
+        problem, unique=arguments.unique, control=control, **_engine_options(arguments)
+    )
     with stop_on_interrupt(control):
-        for placement in api.solutions(problem, control=control, **options):
+        for placement in stream:
             sys.stdout.write(json.dumps({"pieces": placement_pieces(placement)}) + "\n")
     return EXIT_STOPPED if control.stopped else EXIT_OK
 
@@ -213,7 +188,7 @@ def _render_command(arguments: argparse.Namespace) -> int:
     work = api.solve if problem.has_target else api.optimize
     result = supervised(
         arguments.time_limit,
-        lambda control: work(problem, control=control, **_solver_options(arguments)),
+        lambda control: work(problem, control=control, **_engine_options(arguments)),
     )
     return _report(arguments, problem, "solve" if problem.has_target else "optimize", result)
 

@@ -49,6 +49,8 @@ def result_json(problem: Problem, task: str, result: Result) -> dict[str, Any]:
             data[key] = value
     if result.note:
         data["note"] = result.note
+    if result.passed_over:
+        data["passed_over"] = list(result.passed_over)
     data["pieces"] = placement_pieces(result.placement) if result.placement else []
     return data
 

@@ -57,6 +57,10 @@ class Placement:
             for symmetry in self.problem.board.symmetries()
         )
 
+    def is_canonical(self) -> bool:
+        """True for the one member of its symmetry class that :meth:`canonical_key` names."""
+        return self.canonical_key() == tuple(tuple(sorted(squares)) for squares in self.armies)
+
     def verify(self) -> tuple[Violation, ...]:
         """Every broken rule of the problem; empty when the placement is valid."""
         return violations(self)

@@ -39,6 +39,8 @@ class Result:
     unique: int | None = None
     seconds: float = 0.0
     note: str = ""
+    passed_over: tuple[str, ...] = ()
+    """The preferred engines that did not take the problem, each with its reason."""
 
     def timed(self, seconds: float) -> Result:
         return replace(self, seconds=seconds)

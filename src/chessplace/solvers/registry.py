@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,8 +64,20 @@ def engines() -> list[EngineInfo]:
     ]
 
 
-def choose(problem: Problem, task: Task, name: str | None = None, **options: Any) -> Engine:
-    """The engine to run: ``name`` if given and able, else the preferred one."""
+@dataclass(frozen=True)
+class Choice:
+    """The engine that runs, and why each preferred engine before it did not."""
+
+    engine: Engine
+    passed_over: tuple[str, ...] = ()
+
+
+def choose(problem: Problem, task: Task, name: str | None = None, **options: Any) -> Choice:
+    """The engine to run: ``name`` if given and able; else the engine that takes
+    ``options`` (``encoding`` → sat, ``workers`` → bitboard); else the first
+    preferred one that is installed and accepts the problem."""
+    if name is None and options:
+        name = _owner_of(options)
     if name is not None:
         engine = _named(name, options)
         if not engine.available():
@@ -75,21 +88,37 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
         reason = engine.refusal(problem, task)
         if reason:
             raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")
-        return engine
-    if options:
-        raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
-    reasons = []
+        return Choice(engine)
+    reasons: list[str] = []
     for candidate in PREFERENCE[task]:
-        engine = _named(candidate, options)
+        engine = ENGINES[candidate]
         reason = "not installed" if not engine.available() else engine.refusal(problem, task)
         if reason is None:
-            return engine
+            return Choice(engine, tuple(reasons))
         reasons.append(f"{candidate}: {reason}")
     raise NoSolver(f"no solver can {task.value} this problem ({'; '.join(reasons)})")
+
+
+def _options_of(engine: Engine) -> set[str]:
+    """The keyword options an engine's constructor takes."""
+    return set(inspect.signature(type(engine)).parameters)
+
+
+def _owner_of(options: dict[str, Any]) -> str:
+    """The one engine whose constructor takes every option given."""
+    owners = [name for name, engine in ENGINES.items() if set(options) <= _options_of(engine)]
+    if len(owners) != 1:
+        raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
+    return owners[0]
 
 
 def _named(name: str, options: dict[str, Any]) -> Engine:
     """The registered engine, or a new one of its kind built with ``options``."""
     if name not in ENGINES:
         raise NoSolver(f"unknown solver {name!r}; choose from {', '.join(ENGINES)}")
-    return type(ENGINES[name])(**options) if options else ENGINES[name]
+    if not options:
+        return ENGINES[name]
+    unknown = set(options) - _options_of(ENGINES[name])
+    if unknown:
+        raise NoSolver(f"solver {name!r} takes no option {', '.join(sorted(unknown))}")
+    return type(ENGINES[name])(**options)

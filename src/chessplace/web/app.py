@@ -76,10 +76,6 @@ def _checked(make: Callable[[], Any]) -> Any:
 
 def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
     problem = options.problem()
-    if task == "solve" and not problem.has_target:
-        raise HTTPException(400, f"{problem.puzzle} sets no count: give at_least or exactly")
-    if task == "count" and options.optimal and problem.has_target:
-        raise HTTPException(400, "optimal counts the best placements: give no count options")
     call: dict[str, Callable[[], Result]] = {
         "solve": lambda: api.solve(problem, solver=options.solver, control=control),
         "optimize": lambda: api.optimize(problem, solver=options.solver, control=control),
