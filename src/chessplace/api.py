@@ -117,11 +117,14 @@ def solutions(
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
+    unique: bool = False,
     **options: Any,
 ) -> Iterator[Placement]:
-    """Every placement, streamed without holding them all in memory."""
+    """Every placement (one per symmetry class with ``unique``), streamed without
+    holding them all in memory."""
     engine = choose(problem, Task.LIST, solver, **options)
-    return engine.solutions(problem, control or Control(time_limit))
+    stream = engine.solutions(problem, control or Control(time_limit))
+    return (p for p in stream if p.is_canonical()) if unique else stream
 
 
 def _run(

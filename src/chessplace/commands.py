@@ -103,7 +103,7 @@ def _count(arguments: argparse.Namespace) -> int:
         )
     options = _counting_options(arguments, problem)
     if arguments.list:
-        return _list(problem, options)
+        return _list(problem, options, arguments.unique)
     result = supervised(
         arguments.time_limit,
         lambda control: api.count(
@@ -140,11 +140,11 @@ def _counting_options(arguments: argparse.Namespace, problem: Problem) -> dict[s
     return _solver_options(arguments)
 
 
-def _list(problem: Problem, options: dict[str, Any]) -> int:
-    """Stream solutions as JSON lines; nothing is held in memory."""
+def _list(problem: Problem, options: dict[str, Any], unique: bool) -> int:
+    """Stream solutions (one per class with ``unique``) as JSON lines; nothing is held."""
     control = Control()
     with stop_on_interrupt(control):
-        for placement in api.solutions(problem, control=control, **options):
+        for placement in api.solutions(problem, control=control, unique=unique, **options):
             sys.stdout.write(json.dumps({"pieces": placement_pieces(placement)}) + "\n")
     return EXIT_STOPPED if control.stopped else EXIT_OK
 

@@ -94,6 +94,14 @@ class Placement:
             for symmetry in self.problem.board.symmetries()
         )
 
+    def is_canonical(self) -> bool:
+        """True for exactly one member of each class: the one :meth:`canonical_key` names.
+
+        Filtering a stream of every placement with it keeps one per class
+        without remembering the classes seen.
+        """
+        return self.canonical_key() == tuple(tuple(sorted(squares)) for squares in self.armies)
+
     def verify(self) -> tuple[Violation, ...]:
         """Every broken rule of the problem; empty when the placement is valid."""
         from chessplace.checking import violations
