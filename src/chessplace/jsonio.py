@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
-from chessplace.board import Square, file_names, parse_square
-from chessplace.pieces import piece_from_text
+from chessplace.board import Square, file_names, parse_square, square_name
+from chessplace.pieces import Piece, piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result
@@ -65,33 +66,65 @@ def parse_json(problem: Problem, text: str) -> Placement:
 
 
 def placement_from_data(problem: Problem, data: Any) -> Placement:
-    """A placement from decoded JSON: an object with a ``pieces`` list, or the list."""
+    """A placement from decoded JSON: an object with a ``pieces`` list, or the list.
+
+    Each square may be listed once, and ``file``/``rank`` given beside
+    ``square`` must name the same square; anything else is bad input
+    (``ValueError`` naming the piece), found in one pass however long the list.
+    """
     pieces = data.get("pieces") if isinstance(data, dict) else data
     if not isinstance(pieces, list):
         raise ValueError("JSON placement needs a 'pieces' list")
-    names = [army.name for army in problem.armies]
-    armies: list[list[Square]] = [[] for _ in names]
+    index_of = {army.name: index for index, army in enumerate(problem.armies)}
+    default = problem.armies[0].name
+    armies: list[list[Square]] = [[] for _ in problem.armies]
+    taken: dict[Square, int] = {}
     for number, entry in enumerate(pieces, 1):
         if not isinstance(entry, dict):
             raise ValueError(f"piece {number}: expected an object")
-        army = entry.get("army", names[0])
-        if army not in names:
-            raise ValueError(f"piece {number}: army {army!r} is not one of {', '.join(names)}")
-        index = names.index(army)
-        if "piece" in entry and piece_from_text(str(entry["piece"])) != problem.armies[index].piece:
+        army = entry.get("army", default)
+        if not isinstance(army, str) or army not in index_of:
+            raise ValueError(f"piece {number}: army {army!r} is not one of {', '.join(index_of)}")
+        index = index_of[army]
+        if "piece" in entry and _piece_named(str(entry["piece"])) != problem.armies[index].piece:
             raise ValueError(
                 f"piece {number}: {entry['piece']!r} is not a {problem.armies[index].piece.name}"
             )
-        armies[index].append(_square_of(entry, number))
+        square = _square_of(entry, number)
+        first = taken.setdefault(square, number)
+        if first != number:
+            raise ValueError(
+                f"piece {number}: {square_name(square)} is already taken by piece {first}"
+            )
+        armies[index].append(square)
     return Placement.from_squares(problem, armies)
 
 
+@lru_cache(maxsize=64)
+def _piece_named(text: str) -> Piece:
+    return piece_from_text(text)
+
+
 def _square_of(entry: dict[str, Any], number: int) -> Square:
+    """The entry's square, from ``square`` or ``file`` and ``rank``, which must agree."""
+    given = {key: entry[key] for key in ("file", "rank") if key in entry}
+    for key, value in given.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"piece {number}: {key!r} must be a 1-based integer, not {value!r}")
     if "square" in entry:
-        return parse_square(str(entry["square"]))
-    file, rank = entry.get("file"), entry.get("rank")
-    if isinstance(file, int) and isinstance(rank, int) and file >= 1 and rank >= 1:
-        return file - 1, rank - 1
+        try:
+            square = parse_square(str(entry["square"]))
+        except ValueError as error:
+            raise ValueError(f"piece {number}: {error}") from None
+        named = {"file": square[0] + 1, "rank": square[1] + 1}
+        for key, value in given.items():
+            if value != named[key]:
+                raise ValueError(
+                    f"piece {number}: {key} {value} disagrees with square {entry['square']}"
+                )
+        return square
+    if len(given) == 2:
+        return given["file"] - 1, given["rank"] - 1
     raise ValueError(f"piece {number}: needs 'square' or 1-based 'file' and 'rank'")
 
 

@@ -58,7 +58,11 @@ class Placement:
         )
 
     def is_canonical(self) -> bool:
-        """True for the one member of its symmetry class that :meth:`canonical_key` names."""
+        """True for exactly one member of each class: the one :meth:`canonical_key` names.
+
+        Filtering a stream of every placement with it keeps one per class
+        without remembering the classes seen.
+        """
         return self.canonical_key() == tuple(tuple(sorted(squares)) for squares in self.armies)
 
     def verify(self) -> tuple[Violation, ...]:

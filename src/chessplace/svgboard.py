@@ -10,6 +10,7 @@ from chessplace.board import Square, file_name
 
 if TYPE_CHECKING:
     from chessplace.placement import Placement
+from chessplace.marks import piece_letter
 
 SQUARE = 48
 MARGIN = 22
@@ -134,6 +135,7 @@ def _piece(svg: ET.Element, placement: Placement, army: int, square: Square) -> 
         class_="piece",
         data_army=army,
         data_square=f"{file_name(square[0])}{square[1] + 1}",
+        data_piece=piece_letter(piece),
     )
     if piece.name in GLYPH_PIECES or piece.name == "amazon":
         glyph = "♛" if piece.name == "amazon" else piece.glyph(white=False)
@@ -164,11 +166,10 @@ def _piece(svg: ET.Element, placement: Placement, army: int, square: Square) -> 
             )
         return
     _add(group, "circle", cx=cx, cy=cy, r=0.38 * SQUARE, fill=fill, stroke=INK, stroke_width="2")
-    label = piece.symbol if piece.name == piece.betza else piece.name[:2].title()
     _add(
         group,
         "text",
-        label,
+        piece_letter(piece),
         x=cx,
         y=cy,
         fill=INK if army != 1 else "#f4f4f4",

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 from chessplace.board import Square, file_name
+from chessplace.marks import piece_letter
+from chessplace.pieces import Piece
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 
 LIGHT, DARK, EMPTY_ASCII = "·", "░", "."
 EMPTY_MARKS = frozenset(".·░□■-_")
+DIGITS, SUBSCRIPTS = "0123456789", "₀₁₂₃₄₅₆₇₈₉"
 MAX_DRAWN = 64
 
 
-def _symbol(placement: Placement, army: int, ascii_only: bool) -> str:
-    """White (first army) in outline or upper case; other armies filled or lower case."""
-    piece = placement.problem.armies[army].piece
-    several = len(placement.problem.armies) > 1
+def _symbol(problem: Problem, army: int, ascii_only: bool) -> str:
+    """White (first army) in outline or upper case, other armies filled or lower case;
+    with more than two armies each mark also carries its army's number (``♛₃``, ``q3``)."""
+    piece = problem.armies[army].piece
+    several = len(problem.armies) > 1
     if ascii_only or piece.glyphs is None:
-        return piece.symbol.upper() if army == 0 else piece.symbol.lower()
-    return piece.glyph(white=several and army == 0)
+        letter = piece_letter(piece)
+        mark = letter if army == 0 else letter.lower()
+    else:
+        mark = piece.glyph(white=several and army == 0)
+    if len(problem.armies) > 2:
+        mark += "".join((DIGITS if ascii_only else SUBSCRIPTS)[int(d)] for d in str(army + 1))
+    return mark
 
 
 def render_text(placement: Placement, ascii_only: bool = False) -> str:
@@ -28,20 +37,23 @@ def render_text(placement: Placement, ascii_only: bool = False) -> str:
     owner: dict[Square, int] = {
         square: a for a, squares in enumerate(placement.armies) for square in squares
     }
+    armies = len(placement.problem.armies)
+    symbols = [_symbol(placement.problem, army, ascii_only) for army in range(armies)]
+    cell = max(map(len, symbols))
     width = len(str(board.rows))
     lines = []
     for rank in reversed(range(board.rows)):
         cells = []
         for file in range(board.cols):
             if (file, rank) in owner:
-                cells.append(_symbol(placement, owner[(file, rank)], ascii_only))
+                cells.append(symbols[owner[(file, rank)]])
             elif ascii_only:
                 cells.append(EMPTY_ASCII)
             else:
                 cells.append(DARK if (file + rank) % 2 == 0 else LIGHT)
-        lines.append(f"{rank + 1:>{width}} " + " ".join(cells))
-    files = " ".join(file_name(f)[-1] for f in range(board.cols))
-    lines.append(" " * (width + 1) + files)
+        lines.append(f"{rank + 1:>{width}} " + " ".join(c.ljust(cell) for c in cells).rstrip())
+    files = " ".join(file_name(f)[-1].ljust(cell) for f in range(board.cols))
+    lines.append(" " * (width + 1) + files.rstrip())
     return "\n".join(lines)
 
 
@@ -49,7 +61,9 @@ def parse_text(problem: Problem, text: str) -> Placement:
     """Read a text board (as :func:`render_text` writes it) for ``problem``.
 
     Rank labels and a line of file labels are optional; the top line is the
-    highest rank. Raises ``ValueError`` with the reason when unreadable.
+    highest rank; a mark may carry its army's number (``q3`` or ``♛₃``), which
+    boards of more than two armies need. Raises ``ValueError`` with the
+    reason when unreadable.
     """
     rows = [row for row in map(_cells, text.splitlines()) if row is not None]
     board = problem.board
@@ -57,13 +71,13 @@ def parse_text(problem: Problem, text: str) -> Placement:
         raise ValueError(f"text board has {len(rows)} ranks, the puzzle's board has {board.rows}")
     armies: list[list[Square]] = [[] for _ in problem.armies]
     for line_number, row in enumerate(rows):
-        if len(row) != board.cols:
-            raise ValueError(
-                f"rank {board.rows - line_number} has {len(row)} squares, expected {board.cols}"
-            )
-        for file, mark in enumerate(row):
+        rank = board.rows - line_number
+        marks = _marks(row, rank)
+        if len(marks) != board.cols:
+            raise ValueError(f"rank {rank} has {len(marks)} squares, expected {board.cols}")
+        for file, (mark, number) in enumerate(marks):
             if mark not in EMPTY_MARKS:
-                armies[_army_of(problem, mark)].append((file, board.rows - 1 - line_number))
+                armies[_army_of(problem, mark, number)].append((file, rank - 1))
     return Placement.from_squares(problem, armies)
 
 
@@ -83,18 +97,47 @@ def _cells(line: str) -> str | None:
     return "".join(tokens).strip("|")
 
 
-def _army_of(problem: Problem, mark: str) -> int:
-    several = len(problem.armies) > 1
-    if len(problem.armies) > 2:
-        raise ValueError("text boards hold at most two armies; use JSON")
-    for army_index, army in enumerate(problem.armies):
-        piece = army.piece
-        white = army_index == 0
-        marks = {piece.glyph(white=white and several)}
-        marks.add(piece.symbol.upper() if white else piece.symbol.lower())
-        if not several:
-            marks |= {piece.glyph(white=True), piece.glyph(white=False), piece.symbol.lower()}
-        if mark in marks:
+def _marks(row: str, rank: int) -> list[tuple[str, int | None]]:
+    """(mark, army number or ``None``) for each square of a rank."""
+    marks: list[tuple[str, int | None]] = []
+    for char in row:
+        number = DIGITS.find(char) if char in DIGITS else SUBSCRIPTS.find(char)
+        if number < 0:
+            marks.append((char, None))
+        elif marks and marks[-1][0] not in EMPTY_MARKS:
+            marks[-1] = (marks[-1][0], 10 * (marks[-1][1] or 0) + number)
+        else:
+            raise ValueError(f"rank {rank}: army number {char!r} does not follow a piece")
+    return marks
+
+
+def _army_of(problem: Problem, mark: str, number: int | None) -> int:
+    armies = problem.armies
+    if number is not None:
+        if not 1 <= number <= len(armies):
+            raise ValueError(
+                f"{mark}{number}: there is no army {number}; the puzzle has {len(armies)}"
+            )
+        piece = armies[number - 1].piece
+        if mark not in _piece_marks(piece):
+            raise ValueError(f"{mark}{number}: army {number} places {piece.name}s, not {mark!r}")
+        return number - 1
+    if len(armies) > 2:
+        raise ValueError(
+            f"mark {mark!r} needs its army's number after it (1 to {len(armies)}), as in "
+            f"{_symbol(problem, 1, True)}"
+        )
+    for army_index, army in enumerate(armies):
+        if mark in _piece_marks(army.piece, army_index if len(armies) == 2 else None):
             return army_index
-    names = " or ".join(army.piece.name for army in problem.armies)
+    names = " or ".join(army.piece.name for army in armies)
     raise ValueError(f"unexpected mark {mark!r} on the text board; this puzzle places {names}")
+
+
+def _piece_marks(piece: Piece, side: int | None = None) -> set[str]:
+    """The marks that may stand for ``piece``: white's (``side`` 0: upper case or
+    outline), black's (1: lower case or filled), or any (``None``)."""
+    letter = piece_letter(piece)
+    white = {letter, *(piece.glyphs or ())[:1]}
+    black = {letter.lower(), *(piece.glyphs or ())[1:]}
+    return white | black if side is None else (white, black)[side]

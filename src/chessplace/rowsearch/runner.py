@@ -68,9 +68,9 @@ def run_count(
         "tasks": len(tasks),
         "first": tasks[0].key if tasks else "",
     }
-    record = Checkpoint(checkpoint, header) if checkpoint else None
-    done = set(record.done) if record else set()
     weights = {task.key: task.weight for task in tasks}
+    record = Checkpoint(checkpoint, header, weights) if checkpoint else None
+    done = set(record.done) if record else set()
     solutions = sum(weights[k] * s for k, (s, _) in (record.done.items() if record else ()))
     classes = sum(c for _, c in (record.done.values() if record else ()))
     resumed = len(done)

@@ -1,0 +1,255 @@
+"""Trust at the edges: checkpoints, JSON and text input, listing by class, piece letters."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from chessplace import Board, Placement, count, optimize, puzzles, solutions
+from chessplace.jsonio import placement_from_data
+from chessplace.pieces import NAMED_PIECES
+from chessplace.reference import known
+from chessplace.rowsearch.checkpoint import Checkpoint
+from chessplace.svgboard import render_svg
+from chessplace.textboard import parse_text, render_text
+
+SQUARE = Board.square
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _cli(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "chessplace", *args], capture_output=True, text=True, check=check
+    )
+
+
+# Checkpoints ------------------------------------------------------------------------------
+
+
+def _records(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def _write(path: Path, header: str, records: list[dict[str, object]], tail: str = "") -> None:
+    path.write_text("\n".join([header, *map(json.dumps, records)]) + "\n" + tail)
+
+
+def test_a_tampered_checkpoint_record_is_reported_and_recounted(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "q9.jsonl"
+    _cli("count", "queens", "-n", "9", "--checkpoint", str(checkpoint), check=True)
+    header, *lines = checkpoint.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    victim = next(r for r in records if r["solutions"])
+    victim["solutions"] = 999_999_999
+    _write(checkpoint, header, records)
+    done = _cli("count", "queens", "-n", "9", "--checkpoint", str(checkpoint), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["status"], data["count"]) == ("complete", known("A000170", 9))
+    reported = [line for line in done.stderr.splitlines() if str(victim["task"]) in line]
+    assert len(reported) == 1 and "checkpoint" in reported[0]
+    again = _cli("count", "queens", "-n", "9", "--checkpoint", str(checkpoint), "--json")
+    assert json.loads(again.stdout)["count"] == known("A000170", 9)
+    assert again.stderr.count("checkpoint") == 0  # the rewritten file holds only good records
+
+
+def test_foreign_duplicate_and_garbled_records_never_reach_the_total(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    nine, ten = tmp_path / "q9.jsonl", tmp_path / "q10.jsonl"
+    count(puzzles.queens(SQUARE(9)), solver="bitboard", checkpoint=nine)
+    count(puzzles.queens(SQUARE(10)), solver="bitboard", checkpoint=ten)
+    header = nine.read_text().splitlines()[0]
+    mine = _records(nine)
+    foreign = {r["task"]: r for r in _records(ten)}
+    kept = [r for r in mine if r["task"] not in ("0-2", "1-3", "2-0")]
+    forged = dict(kept[5], canonical=7)
+    records = [
+        *kept,
+        foreign["0-2"],  # checks for n = 10, not here
+        kept[0],  # a duplicate
+        {"task": "1-3"},  # fields missing
+        forged,  # a second, different result for a recorded subproblem
+        {"task": "nonsense", "solutions": 5, "canonical": 1, "check": "0"},
+    ]
+    _write(nine, header, records, tail='{"task": "2-0", "solut')
+    with caplog.at_level(logging.WARNING):
+        result = count(puzzles.queens(SQUARE(9)), unique=True, solver="bitboard", checkpoint=nine)
+    assert (result.count, result.unique) == (known("A000170", 9), known("A002562", 9))
+    reported = [r.getMessage() for r in caplog.records]
+    assert len(reported) == 6 and all(str(nine) in message for message in reported)
+    assert result.note == f"resumed {len(kept)} finished subproblems"
+
+
+def test_checkpoint_records_carry_the_count_they_belong_to(tmp_path: Path) -> None:
+    header = {"n": 5, "piece": "Q", "method": "classes", "tasks": 2, "first": "0-2"}
+    path = tmp_path / "c.jsonl"
+    written = Checkpoint(path, header, ["0-2", "0-3"])
+    written.record("0-2", 4, 1)
+    written.close()
+    assert Checkpoint(path, header, ["0-2", "0-3"]).done == {"0-2": (4, 1)}
+    other = tmp_path / "d.jsonl"
+    _write(other, json.dumps({"header": {**header, "n": 6}}), _records(path))
+    assert Checkpoint(other, {**header, "n": 6}, ["0-2", "0-3"]).done == {}
+
+
+# JSON input -------------------------------------------------------------------------------
+
+
+def _verify_json(
+    tmp_path: Path, pieces: list[dict[str, object]]
+) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps({"pieces": pieces}))
+    return _cli("verify", "queens", "-n", "4", str(path))
+
+
+@pytest.mark.parametrize(
+    ("pieces", "named"),
+    [
+        ([{"square": "b1"}, {"square": "d2"}, {"square": "b1"}], "piece 3"),
+        ([{"square": "b1"}, {"file": 2, "rank": 1}], "piece 2"),
+        ([{"square": "b1", "file": 3, "rank": 1}], "piece 1"),
+        ([{"square": "b1", "rank": 2}], "piece 1"),
+        ([{"square": "b1", "file": True, "rank": 1}], "piece 1"),
+        ([{"square": "b1", "army": ["white"]}], "piece 1"),
+    ],
+)
+def test_repeated_or_contradictory_pieces_are_bad_input(
+    tmp_path: Path, pieces: list[dict[str, object]], named: str
+) -> None:
+    done = _verify_json(tmp_path, pieces)
+    assert done.returncode == 2, done.stdout
+    assert len(done.stderr.strip().splitlines()) == 1 and named in done.stderr
+
+
+def test_a_square_held_by_two_armies_is_bad_input() -> None:
+    problem = puzzles.peaceable_queens(SQUARE(4))
+    pieces = [{"army": "white", "square": "a1"}, {"army": "black", "square": "a1"}]
+    with pytest.raises(ValueError, match="piece 2: a1"):
+        placement_from_data(problem, pieces)
+
+
+def test_agreeing_file_and_rank_are_accepted() -> None:
+    problem = puzzles.queens(SQUARE(4))
+    pieces = [{"square": s, "file": f, "rank": r} for s, f, r in [("b1", 2, 1), ("d2", 4, 2)]]
+    assert placement_from_data(problem, pieces).armies == (frozenset({(1, 0), (3, 1)}),)
+
+
+def test_many_repeated_squares_fail_fast() -> None:
+    problem = puzzles.queens(SQUARE(1000))
+    pieces = [{"file": i % 1000 + 1, "rank": i // 1000 + 1} for i in range(300_000)]
+    pieces.append({"square": "a1"})
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"piece 300001: a1 .*piece 1$"):
+        placement_from_data(problem, pieces)
+    assert time.perf_counter() - started < 30  # generous: linear work, not quadratic
+    with pytest.raises(ValueError, match="piece 2: a1"):
+        placement_from_data(problem, [{"square": "a1"}] * 300_000)
+
+
+@pytest.mark.parametrize("path", ["/api/verify", "/api/render"])
+def test_the_web_api_refuses_repeated_squares(path: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from chessplace.web.app import create_app
+
+    pieces = [{"square": "b1"}, {"square": "d2"}, {"square": "b1"}]
+    body = {"puzzle": "queens", "n": 4, "pieces": pieces}
+    with TestClient(create_app()) as client:
+        answer = client.post(path, json=body)
+    assert answer.status_code == 400 and "piece 3: b1" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q . . .\n. . . .\n. . . .\n",  # too few ranks
+        "Q . . . .\n. . . .\n. . . .\n. . . .\n",  # too many files
+        "Q . . .\n. . X .\n. . . .\n. . . .\n",  # not a queen
+        "Q . . .\n. . . .\n. . . .\n. . . Q5\n",  # no fifth army
+        "Q . . .\n. . . .\n. . . .\n·2 . . .\n",  # a number on an empty square
+    ],
+)
+def test_text_boards_reject_what_they_should(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_text(puzzles.queens(SQUARE(4)), text)
+
+
+# Listing one placement per class ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_listing_by_class_gives_one_placement_per_class(n: int) -> None:
+    listed = list(solutions(puzzles.queens(SQUARE(n)), unique=True))
+    assert len(listed) == known("A002562", n)
+    assert all(p.verify() == () for p in listed)
+    assert len({p.canonical_key() for p in listed}) == len(listed)
+
+
+def test_cli_lists_one_placement_per_class() -> None:
+    done = _cli("count", "queens", "-n", "6", "--list", "--unique", check=True)
+    lines = done.stdout.splitlines()
+    assert len(lines) == known("A002562", 6)
+    problem = puzzles.queens(SQUARE(6))
+    placements = [placement_from_data(problem, json.loads(line)) for line in lines]
+    assert all(p.verify() == () for p in placements)
+    assert len({p.canonical_key() for p in placements}) == len(placements)
+
+
+def test_is_canonical_picks_one_member_of_each_orbit() -> None:
+    problem = puzzles.peaceable_queens(SQUARE(5)).with_counts(exactly=2)
+    placement = Placement.from_squares(problem, [[(0, 0), (1, 2)], [(3, 1), (4, 4)]])
+    images = set()
+    for symmetry in problem.board.symmetries():
+        white, black = placement.transformed(symmetry).armies
+        images |= {(white, black), (black, white)}
+    assert len(images) == 16
+    assert sum(Placement(problem, armies).is_canonical() for armies in images) == 1
+
+
+# Text boards and piece letters ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_three_armies_draw_apart_and_read_back(ascii_only: bool) -> None:
+    result = optimize(puzzles.peaceable_queens(SQUARE(5), armies=3))
+    assert result.placement is not None and result.objective == 1
+    text = render_text(result.placement, ascii_only)
+    marks = [cell for line in text.splitlines()[:-1] for cell in line.split()[1:]]
+    pieces = [m for m in marks if m not in {".", "·", "░"}]
+    assert len(set(pieces)) == 3
+    assert parse_text(result.placement.problem, text) == result.placement
+
+
+def test_cli_three_armies_render_then_verify(tmp_path: Path) -> None:
+    for flags in ([], ["--ascii"]):
+        drawn = _cli("optimize", "peaceable-queens", "-n", "5", "--armies", "3", *flags, check=True)
+        board = tmp_path / "board.txt"
+        board.write_text(drawn.stdout.rsplit("\n", 2)[0])  # the board, not the summary line
+        done = _cli("verify", "peaceable-queens", "-n", "5", "--armies", "3", str(board), "--json")
+        assert done.returncode == 0, done.stderr
+        assert len(json.loads(done.stdout)["pieces"]) == 3
+
+
+@pytest.mark.parametrize("name", list(NAMED_PIECES))
+def test_text_and_svg_agree_on_each_piece(name: str) -> None:
+    piece = NAMED_PIECES[name]
+    problem = puzzles.independent(SQUARE(3), piece)
+    placement = Placement.from_squares(problem, [[(1, 1)]])
+    letter = render_text(placement, ascii_only=True).splitlines()[1].split()[2]
+    mark = render_text(placement).splitlines()[1].split()[2]
+    root = ET.fromstring(render_svg(placement))
+    (group,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "piece"]
+    drawn = [t.text for t in group.iter(f"{SVG}text")]
+    assert group.get("data-piece") == letter
+    assert drawn[0] == (mark if piece.glyphs else "♛" if name == "amazon" else letter)
+    assert parse_text(problem, render_text(placement, ascii_only=True)) == placement
+    assert parse_text(problem, render_text(placement)) == placement
