@@ -50,6 +50,20 @@ def positive_float(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    value = positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is between 1 and 65535, not {value}")
+    return value
+
+
+def task_side(text: str) -> tuple[str, int]:
+    task, _, side = text.partition("=")
+    if not side:
+        raise argparse.ArgumentTypeError(f"expected TASK=N, not {text!r}")
+    return task, positive_int(side)
+
+
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", help=f"one of: {', '.join(PUZZLES)}")
     parser.add_argument("-n", type=positive_int, help="board size n×n")
@@ -194,7 +208,30 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=positive_int, default=8000, help="port to listen on")
+    serve.add_argument("--port", type=port_number, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--workers", type=positive_int, help="worker processes (default: one per core)"
+    )
+    serve.add_argument(
+        "--queue", type=positive_int, default=64, help="jobs that may wait for a worker"
+    )
+    serve.add_argument(
+        "--memory-mb", type=positive_int, default=2048, help="memory cap of each worker (MiB)"
+    )
+    serve.add_argument(
+        "--time-limit", type=positive_float, default=20.0, metavar="S", help="default seconds"
+    )
+    serve.add_argument(
+        "--max-time-limit", type=positive_float, default=120.0, metavar="S", help="most seconds"
+    )
+    serve.add_argument(
+        "--max-side",
+        type=task_side,
+        action="append",
+        default=[],
+        metavar="TASK=N",
+        help="largest board side for a task (solve, optimize, count, solutions, verify, render)",
+    )
     demo = commands.add_parser("demo", help="the classic puzzles one after the other")
     demo.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     return parser

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from chessplace.board import Square, file_names, parse_square, square_name
+from chessplace.board import Square, file_name, file_names, parse_square, square_name
 from chessplace.pieces import Piece, piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -14,13 +14,14 @@ from chessplace.result import Result
 
 
 def placement_pieces(placement: Placement) -> list[dict[str, Any]]:
-    """``{piece, army, square, file, rank}`` for every piece, files and ranks 1-based."""
+    """``{piece, army, square, file, rank}`` for every piece, files and ranks 1-based
+    (a piece off the board, as verify may be given, keeps its square's name)."""
     names = file_names(placement.problem.board.cols)
     return [
         {
             "piece": army.piece.name,
             "army": army.name,
-            "square": f"{names[file]}{rank + 1}",
+            "square": f"{names[file] if file < len(names) else file_name(file)}{rank + 1}",
             "file": file + 1,
             "rank": rank + 1,
         }

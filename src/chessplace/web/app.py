@@ -1,69 +1,157 @@
-"""The HTTP API (it mirrors the CLI and answers with the same JSON) and the static page."""
+"""The HTTP API (it mirrors the CLI and answers with the same JSON) and the static page.
+
+The server checks every request (strict types, sizes, seconds, body bytes)
+before any work, and hands the work to a bounded pool of worker processes
+(:mod:`chessplace.web.pool`); only tiny verify and render requests run here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from functools import partial
 from importlib.resources import files
-from itertools import islice
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Response
-from fastapi.responses import HTMLResponse
+from fastapi import FastAPI, HTTPException, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from chessplace import api
-from chessplace.board import square_name
-from chessplace.checking import Attack, attacked_squares
 from chessplace.control import Control
-from chessplace.jsonio import placement_from_data, placement_pieces, result_json
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.puzzles import problem_from_attributes
-from chessplace.result import Result
 from chessplace.solvers.registry import NoSolver
+from chessplace.web import work
 from chessplace.web.jobs import Jobs
-
-DEFAULT_SECONDS = 20.0
-MAX_SECONDS = 120.0
-MAX_BROWSE = 1000
-
-
-class Options(BaseModel):
-    """The CLI's options as a JSON body."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    puzzle: str
-    n: int | None = Field(None, ge=1, le=1_000_000)
-    rows: int | None = Field(None, ge=1, le=1000)
-    cols: int | None = Field(None, ge=1, le=1000)
-    piece: str | None = None
-    at_least: int | None = Field(None, ge=0)
-    exactly: int | None = Field(None, ge=0)
-    at_most: int | None = Field(None, ge=0)
-    armies: int | None = Field(None, ge=1, le=8)
-    white: int | None = Field(None, ge=0)
-    solver: str | None = None
-    time_limit: float | None = Field(None, gt=0, le=MAX_SECONDS)
-    unique: bool = False
-    optimal: bool = False
-
-    def problem(self) -> Problem:
-        problem: Problem = _checked(lambda: problem_from_attributes(self))
-        return problem
+from chessplace.web.limits import Limits
+from chessplace.web.models import (
+    BrowseRequest,
+    JobRequest,
+    Options,
+    PlacementRequest,
+    one_line,
+    shorten,
+)
+from chessplace.web.pool import Busy, Outcome, Pool, Work
 
 
-class JobRequest(Options):
-    task: Literal["solve", "optimize", "count"]
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The application: API under /api, the page at /, work in ``limits.workers`` processes."""
+    limits = limits or Limits()
+    pool = Pool(limits)
+    jobs = Jobs(pool)
+    static = files("chessplace.web").joinpath("static")
 
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.close()
 
-class PlacementRequest(Options):
-    pieces: list[dict[str, Any]]
+    app = FastAPI(title="chessplace", version="0.1.0", lifespan=lifespan)
+    app.state.pool = pool
+    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_exception_handler(RequestValidationError, _invalid)
 
+    def admitted(task: str, options: Options) -> float:
+        """Check sizes, seconds and options before any work; the run's time limit."""
+        board = options.board()
+        seconds: float = _checked(lambda: limits.seconds(options.time_limit))
+        if board is not None:
+            _checked(lambda: limits.check_board(task, *board))
+        _checked(options.problem)
+        return seconds
 
-class BrowseRequest(Options):
-    offset: int = Field(0, ge=0, le=MAX_BROWSE)
+    async def heavy(job: Work, seconds: float) -> Response:
+        """Run ``job`` in the pool (waiting in line if need be) and answer with its outcome."""
+        try:
+            ticket = pool.submit(job, seconds)
+        except Busy as error:
+            raise HTTPException(503, str(error)) from None
+        try:
+            outcome = await asyncio.wrap_future(ticket.future)
+        except asyncio.CancelledError:
+            pool.cancel(ticket)
+            raise
+        return _response(outcome)
+
+    async def checked_placement(
+        task: str, request: PlacementRequest, job: Callable[[Control], work.Answer]
+    ) -> Response:
+        seconds = admitted(task, request)
+        if len(request.pieces) > limits.pieces:
+            raise HTTPException(
+                400, f"{len(request.pieces)} pieces is over this server's limit of {limits.pieces}"
+            )
+        rows, cols = request.board() or (0, 0)
+        if rows * cols <= limits.inline_cells and len(request.pieces) <= limits.inline_pieces:
+            return _response(await run_in_threadpool(_inline, job, seconds))
+        return await heavy(job, seconds)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def index() -> str:
+        return static.joinpath("index.html").read_text(encoding="utf-8")
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/limits")
+    async def public_limits() -> dict[str, Any]:
+        return limits.public()
+
+    @app.post("/api/solve")
+    async def solve(options: Options) -> Response:
+        return await heavy(partial(work.task, "solve", options), admitted("solve", options))
+
+    @app.post("/api/optimize")
+    async def optimize(options: Options) -> Response:
+        return await heavy(partial(work.task, "optimize", options), admitted("optimize", options))
+
+    @app.post("/api/count")
+    async def count(options: Options) -> Response:
+        return await heavy(partial(work.task, "count", options), admitted("count", options))
+
+    @app.post("/api/solutions")
+    async def solutions(request: BrowseRequest) -> Response:
+        """The placement at ``offset`` among all solutions (or one per symmetry class)."""
+        if request.offset > limits.offset:
+            raise HTTPException(
+                400, f"offset: at most {limits.offset} on this server, not {request.offset}"
+            )
+        return await heavy(partial(work.browse, request), admitted("solutions", request))
+
+    @app.post("/api/verify")
+    async def verify(request: PlacementRequest) -> Response:
+        return await checked_placement("verify", request, partial(work.verify, request))
+
+    @app.post("/api/render")
+    async def render(request: PlacementRequest, format: Literal["svg", "png"] = "svg") -> Response:
+        return await checked_placement("render", request, partial(work.render, request, format))
+
+    @app.post("/api/jobs")
+    async def start(request: JobRequest) -> dict[str, Any]:
+        seconds = admitted(request.task, request)
+        try:
+            job_id = jobs.start(partial(work.task, request.task, request), seconds)
+        except Busy as error:
+            raise HTTPException(503, str(error)) from None
+        return _found(job_id, jobs.view(job_id))
+
+    @app.get("/api/jobs/{job_id}")
+    async def status(job_id: str) -> dict[str, Any]:
+        return _found(job_id, jobs.view(job_id))
+
+    @app.delete("/api/jobs/{job_id}")
+    async def cancel(job_id: str) -> dict[str, Any]:
+        return _found(job_id, jobs.cancel(job_id))
+
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    return app
 
 
 def _checked(make: Callable[[], Any]) -> Any:
@@ -71,133 +159,77 @@ def _checked(make: Callable[[], Any]) -> Any:
     try:
         return make()
     except (ValueError, NoSolver) as error:
-        raise HTTPException(status_code=400, detail=str(error)) from None
+        raise HTTPException(status_code=400, detail=shorten(str(error))) from None
 
 
-def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
-    problem = options.problem()
-    call: dict[str, Callable[[], Result]] = {
-        "solve": lambda: api.solve(problem, solver=options.solver, control=control),
-        "optimize": lambda: api.optimize(problem, solver=options.solver, control=control),
-        "count": lambda: api.count(
-            problem,
-            unique=options.unique,
-            optimal=options.optimal,
-            solver=options.solver,
-            control=control,
-        ),
-    }
-    return result_json(problem, task, _checked(call[task]))
+def _inline(job: Callable[[Control], work.Answer], seconds: float) -> Outcome:
+    """A tiny verify or render, run in the server itself."""
+    try:
+        return Outcome(work.answered(job, Control(seconds)))
+    except work.Refused as refusal:
+        return Outcome(None, refusal.status, shorten(str(refusal)))
 
 
-def _placement(request: PlacementRequest) -> Placement:
-    problem = request.problem()
-    placement: Placement = _checked(lambda: placement_from_data(problem, request.pieces))
-    return placement
+def _response(outcome: Outcome) -> Response:
+    if outcome.answer is None:
+        return JSONResponse({"detail": shorten(outcome.message)}, status_code=outcome.status)
+    return Response(outcome.answer.body, media_type=outcome.answer.media_type)
 
 
-def create_app() -> FastAPI:
-    """The application: API under /api, the page at /."""
-    app = FastAPI(title="chessplace", version="0.1.0")
-    jobs = Jobs()
-    static = files("chessplace.web").joinpath("static")
-
-    @app.get("/", response_class=HTMLResponse)
-    def index() -> str:
-        return static.joinpath("index.html").read_text(encoding="utf-8")
-
-    @app.get("/api/health")
-    def health() -> dict[str, str]:
-        return {"status": "ok"}
-
-    def limited(options: Options) -> Control:
-        return Control(min(options.time_limit or DEFAULT_SECONDS, MAX_SECONDS))
-
-    @app.post("/api/solve")
-    def solve(options: Options) -> dict[str, Any]:
-        return _run("solve", options, limited(options))
-
-    @app.post("/api/optimize")
-    def optimize(options: Options) -> dict[str, Any]:
-        return _run("optimize", options, limited(options))
-
-    @app.post("/api/count")
-    def count(options: Options) -> dict[str, Any]:
-        return _run("count", options, limited(options))
-
-    @app.post("/api/verify")
-    def verify(request: PlacementRequest) -> dict[str, Any]:
-        placement = _placement(request)
-        violations = placement.verify()
-        attacks = [v for v in violations if isinstance(v, Attack)]
-        return {
-            "task": "verify",
-            "puzzle": request.puzzle,
-            "status": "invalid" if violations else "valid",
-            "violations": [str(v) for v in violations],
-            "conflicts": [
-                [square_name(a.attacker.square), square_name(a.victim.square)] for a in attacks
-            ],
-            "attacked": sorted(square_name(s) for s in attacked_squares(placement)),
-            "pieces": placement_pieces(placement),
-        }
-
-    @app.post("/api/solutions")
-    def solutions(request: BrowseRequest) -> dict[str, Any]:
-        """The placement at ``offset`` among all solutions (or one per symmetry class)."""
-        problem = request.problem()
-        stream = _checked(lambda: api.solutions(problem, control=limited(request)))
-        if request.unique:
-            stream = _first_of_each_class(stream)
-        found = list(islice(stream, request.offset, request.offset + 2))
-        if not found:
-            raise HTTPException(404, f"there are only {request.offset} solutions")
-        return {
-            "offset": request.offset,
-            "more": len(found) > 1,
-            "pieces": placement_pieces(found[0]),
-        }
-
-    @app.post("/api/render")
-    def render(request: PlacementRequest, format: Literal["svg", "png"] = "svg") -> Response:
-        from chessplace.drawing import marked_svg
-        from chessplace.svgboard import svg_to_png
-
-        placement = _placement(request)
-        svg = _checked(lambda: marked_svg(placement, conflicts=True))
-        if format == "svg":
-            return Response(svg, media_type="image/svg+xml")
-        return Response(_checked(lambda: svg_to_png(svg)), media_type="image/png")
-
-    @app.post("/api/jobs")
-    def start(request: JobRequest) -> dict[str, Any]:
-        request.problem()  # bad options fail now, not in the background
-        seconds = min(request.time_limit or MAX_SECONDS, MAX_SECONDS)
-        job_id = jobs.start(seconds, lambda control: _run(request.task, request, control))
-        return {"id": job_id}
-
-    @app.get("/api/jobs/{job_id}")
-    def status(job_id: str) -> dict[str, Any]:
-        job = jobs.get(job_id)
-        if job is None:
-            raise HTTPException(404, f"no job {job_id}")
-        return job.view(job_id)
-
-    @app.delete("/api/jobs/{job_id}")
-    def cancel(job_id: str) -> dict[str, Any]:
-        job = jobs.cancel(job_id)
-        if job is None:
-            raise HTTPException(404, f"no job {job_id}")
-        return job.view(job_id)
-
-    app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    return app
+def _found(job_id: str, view: dict[str, Any] | None) -> dict[str, Any]:
+    if view is None:
+        raise HTTPException(404, f"no job {shorten(job_id)}")
+    return view
 
 
-def _first_of_each_class(stream: Any) -> Any:
-    seen: set[object] = set()
-    for placement in stream:
-        key = placement.canonical_key()
-        if key not in seen:
-            seen.add(key)
-            yield placement
+async def _invalid(request: Request, error: Exception) -> JSONResponse:
+    """Validation errors as one line and a 400, as the CLI reports bad arguments."""
+    errors = error.errors() if isinstance(error, RequestValidationError) else []
+    return JSONResponse({"detail": one_line(errors)}, status_code=400)
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413, one line) before anything reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"the request body is over this server's limit of {self.limit} bytes"
+        response = JSONResponse(
+            {"detail": detail}, status_code=413, headers={"Connection": "close"}
+        )
+        await response(scope, receive, send)

@@ -1,78 +1,61 @@
-"""Background jobs for the web app: run, watch, cancel."""
+"""Background jobs for the web app: queued in the pool, watched, cancelled."""
 
 from __future__ import annotations
 
+import json
 import threading
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from chessplace.control import Control, Progress
-
-
-@dataclass
-class Job:
-    """One solve, optimize or count running in a thread."""
-
-    state: str = "running"
-    progress: dict[str, Any] = field(default_factory=dict)
-    result: dict[str, Any] | None = None
-    error: str | None = None
-    control: Control = field(init=False)
-
-    def listen(self, progress: Progress) -> None:
-        self.progress = {
-            key: value for key, value in vars(progress).items() if value not in (None, "")
-        }
-
-    def view(self, job_id: str) -> dict[str, Any]:
-        return {
-            "id": job_id,
-            "state": self.state,
-            "progress": self.progress,
-            "result": self.result,
-            "error": self.error,
-        }
+from chessplace.web.pool import Pool, Ticket, Work
 
 
 class Jobs:
-    """Jobs by id; finished ones stay until the registry is full, oldest dropped first."""
+    """Jobs by id; finished ones stay until ``keep`` of them have finished since."""
 
-    def __init__(self, keep: int = 64) -> None:
-        self._jobs: dict[str, Job] = {}
+    def __init__(self, pool: Pool, keep: int = 64) -> None:
+        self._pool = pool
+        self._jobs: dict[str, Ticket] = {}
         self._keep = keep
         self._lock = threading.Lock()
 
-    def start(self, time_limit: float, work: Callable[[Control], dict[str, Any]]) -> str:
+    def start(self, work: Work, time_limit: float) -> str:
+        """Queue ``work``; raises :class:`~chessplace.web.pool.Busy` when the line is full."""
+        ticket = self._pool.submit(work, time_limit)
         job_id = uuid.uuid4().hex[:12]
-        job = Job()
-        job.control = Control(time_limit, job.listen)
-
-        def run() -> None:
-            try:
-                job.result = work(job.control)
-                job.state = "cancelled" if job.state == "cancelling" else "done"
-            except Exception as error:  # reported to the client, the server stays up
-                job.error = str(error)
-                job.state = "failed"
-
         with self._lock:
-            self._jobs[job_id] = job
-            while len(self._jobs) > self._keep:
-                oldest = next(iter(self._jobs))
-                if self._jobs[oldest].state == "running":
-                    break
-                del self._jobs[oldest]
-        threading.Thread(target=run, daemon=True).start()
+            self._jobs[job_id] = ticket
+            finished = [key for key, job in self._jobs.items() if job.future.done()]
+            for key in finished[: max(0, len(finished) - self._keep)]:
+                del self._jobs[key]
         return job_id
 
-    def get(self, job_id: str) -> Job | None:
-        return self._jobs.get(job_id)
+    def view(self, job_id: str) -> dict[str, Any] | None:
+        """What ``GET /api/jobs/{id}`` answers; None for an unknown id."""
+        ticket = self._jobs.get(job_id)
+        if ticket is None:
+            return None
+        outcome = ticket.future.result() if ticket.future.done() else None
+        answer = outcome.answer if outcome else None
+        state, position = self._pool.where(ticket)
+        data: dict[str, Any] = {
+            "id": job_id,
+            "state": state,
+            "time_limit": ticket.time_limit,
+            "seconds": round(ticket.seconds(), 3),
+            "progress": ticket.progress,
+            "result": json.loads(answer.body) if answer else None,
+            "error": outcome.message if outcome and not answer else None,
+        }
+        if position is not None:
+            data["position"] = position
+        return data
 
-    def cancel(self, job_id: str) -> Job | None:
-        job = self._jobs.get(job_id)
-        if job is not None and job.state == "running":
-            job.state = "cancelling"
-            job.control.stop()
-        return job
+    def cancel(self, job_id: str) -> dict[str, Any] | None:
+        """Cancel a job (waiting or running); None for an unknown id."""
+        ticket = self._jobs.get(job_id)
+        if ticket is None:
+            return None
+        if not ticket.future.done():
+            self._pool.cancel(ticket)
+        return self.view(job_id)

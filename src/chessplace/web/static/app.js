@@ -5,12 +5,46 @@ const GLYPHS = { queen: "♛", rook: "♜", bishop: "♝", knight: "♞", king: 
 const GENERAL = new Set(["independent", "peaceable", "dominating"]);
 const $ = (id) => document.getElementById(id);
 
-const state = { pieces: [], offset: 0, job: null, lastResult: null, verifyToken: 0 };
+const state = { pieces: [], offset: 0, job: null, lastResult: null, verifyToken: 0, limits: null };
+
+// The server's limits (GET /api/limits): the inputs are clamped to them.
+async function loadLimits() {
+  try {
+    state.limits = await (await fetch("/api/limits")).json();
+  } catch (error) {
+    state.limits = null;
+  }
+  if (!state.limits) return;
+  $("n").max = state.limits.sides.verify;
+  $("time-limit").max = state.limits.max_seconds;
+  $("time-limit").placeholder = state.limits.default_seconds;
+}
+
+// Clamp a number input to its min and max; say so when it had to change.
+function clamp(input, label) {
+  if (input.value === "") return;
+  const value = Number(input.value);
+  const low = input.min === "" ? -Infinity : Number(input.min);
+  const high = input.max === "" ? Infinity : Number(input.max);
+  const kept = Math.min(high, Math.max(low, Number.isFinite(value) ? Math.round(value) : low));
+  if (kept !== value) {
+    input.value = kept;
+    $("status").textContent = `${label} is between ${low} and ${high} on this server: set to ${kept}`;
+  }
+}
+
+// The server's message for a task whose board is over its limit, before sending anything.
+function overLimit(task) {
+  const side = state.limits && state.limits.sides[task];
+  const n = Number($("n").value);
+  return side && n > side ? `n = ${n} is over this server's limit for ${task}: sides up to ${side}` : null;
+}
 
 function options() {
   const body = { puzzle: $("puzzle").value, n: Number($("n").value) };
   if (GENERAL.has(body.puzzle)) body.piece = $("piece").value;
   if ($("at-least").value !== "") body.at_least = Number($("at-least").value);
+  if ($("time-limit").value !== "") body.time_limit = Number($("time-limit").value);
   return body;
 }
 
@@ -25,7 +59,9 @@ function fileName(file) {
 function drawBoard(verdict) {
   const n = Number($("n").value);
   const board = $("board");
-  board.style.gridTemplateColumns = `repeat(${n}, 52px)`;
+  const size = Math.max(4, Math.min(52, Math.floor(640 / n)));
+  board.style.setProperty("--square", `${size}px`);
+  board.style.gridTemplateColumns = `repeat(${n}, ${size}px)`;
   board.replaceChildren();
   const attacked = new Set(verdict ? verdict.attacked : []);
   const conflicts = new Set((verdict ? verdict.conflicts : []).flat());
@@ -61,13 +97,18 @@ async function post(path, body) {
 }
 
 function describeError(data) {
-  if (typeof data.detail === "string") return data.detail;
-  if (Array.isArray(data.detail)) return data.detail.map((d) => `${d.loc.slice(-1)}: ${d.msg}`).join("; ");
-  return "request failed";
+  return typeof data.detail === "string" ? data.detail : "request failed";
 }
 
 async function verify() {
   const token = ++state.verifyToken;
+  const refused = overLimit("verify");
+  if (refused) {
+    $("verdict").textContent = refused;
+    $("verdict").className = "invalid";
+    $("board").replaceChildren();
+    return;
+  }
   try {
     const verdict = await post("/api/verify", { ...options(), pieces: state.pieces });
     if (token !== state.verifyToken) return;
@@ -126,6 +167,11 @@ function showResult(result) {
 
 async function runJob(task) {
   if (state.job) return;
+  const refused = overLimit(task);
+  if (refused) {
+    $("status").textContent = refused;
+    return;
+  }
   const body = { ...options(), task, unique: $("unique").checked };
   try {
     const { id } = await post("/api/jobs", body);
@@ -135,6 +181,10 @@ async function runJob(task) {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 150));
       const job = await (await fetch(`/api/jobs/${id}`)).json();
+      if (job.state === "queued") {
+        $("status").textContent = `${task}: queued, position ${job.position}`;
+        continue;
+      }
       if (job.state === "running" || job.state === "cancelling") {
         const p = job.progress;
         const bits = [`${task}…`];
@@ -146,8 +196,10 @@ async function runJob(task) {
         continue;
       }
       if (job.state === "failed") $("status").textContent = `failed: ${job.error}`;
-      else showResult(job.result);
-      if (job.state === "cancelled") $("status").textContent += " (cancelled)";
+      else if (job.result) showResult(job.result);
+      if (job.state === "cancelled") {
+        $("status").textContent = job.result ? `${$("status").textContent} (cancelled)` : "cancelled";
+      }
       break;
     }
   } catch (error) {
@@ -160,6 +212,11 @@ async function runJob(task) {
 
 async function browse(step) {
   const offset = Math.max(0, state.offset + step);
+  const refused = overLimit("solutions");
+  if (refused) {
+    $("status").textContent = refused;
+    return;
+  }
   try {
     const page = await post("/api/solutions", { ...options(), offset, unique: $("unique").checked });
     state.offset = offset;
@@ -204,9 +261,13 @@ $("next").addEventListener("click", () => browse(state.pieces.length && $("posit
 $("previous").addEventListener("click", () => browse(-1));
 $("clear").addEventListener("click", reset);
 $("puzzle").addEventListener("change", reset);
-$("n").addEventListener("change", reset);
+$("n").addEventListener("change", () => {
+  clamp($("n"), "n");
+  loadLimits().then(reset);
+});
+$("time-limit").addEventListener("change", () => clamp($("time-limit"), "the time limit"));
 $("download-json").addEventListener("click", () => download("placement.json",
   new Blob([JSON.stringify(state.lastResult || { pieces: state.pieces }, null, 2)], { type: "application/json" })));
 $("download-svg").addEventListener("click", () => downloadImage("svg"));
 $("download-png").addEventListener("click", () => downloadImage("png"));
-reset();
+loadLimits().then(reset);

@@ -1,0 +1,140 @@
+"""The work behind each endpoint, run in a worker process (or inline when tiny).
+
+This module holds the web's only calls into :mod:`chessplace.api` (all in
+``_run`` and ``browse``). Every function takes its request and a
+:class:`Control` and returns an :class:`Answer`: the response body, already
+encoded, so that the server never holds more than the answer's bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from chessplace import api
+from chessplace.board import square_name
+from chessplace.checking import Attack, attacked_squares
+from chessplace.control import Control
+from chessplace.jsonio import placement_from_data, placement_pieces, result_json
+from chessplace.placement import Placement
+from chessplace.result import Result
+from chessplace.solvers.registry import NoSolver
+from chessplace.web.models import BrowseRequest, Options, PlacementRequest
+
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A response body and its media type."""
+
+    media_type: str
+    body: bytes
+
+
+class Refused(Exception):
+    """The request cannot be answered: an HTTP status and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
+    problem = options.problem()
+    call: dict[str, Callable[[], Result]] = {
+        "solve": lambda: api.solve(problem, solver=options.solver, control=control),
+        "optimize": lambda: api.optimize(problem, solver=options.solver, control=control),
+        "count": lambda: api.count(
+            problem,
+            unique=options.unique,
+            optimal=options.optimal,
+            solver=options.solver,
+            control=control,
+        ),
+    }
+    return result_json(problem, task, call[task]())
+
+
+def task(name: str, options: Options, control: Control) -> Answer:
+    """solve, optimize or count: the CLI's ``--json`` object."""
+    return _json(_run(name, options, control))
+
+
+def browse(request: BrowseRequest, control: Control) -> Answer:
+    """The placement at ``offset`` among all solutions (or one per symmetry class)."""
+    problem = request.problem()
+    stream = api.solutions(problem, unique=request.unique, control=control)
+    seen, found = 0, []
+    for placement in stream:
+        seen += 1
+        if seen > request.offset:
+            found.append(placement)
+            if len(found) == 2:
+                break
+    if not found:
+        if control.stopped:
+            raise Refused(503, f"stopped after {control.elapsed():.0f} s at solution {seen}")
+        what = "solution" if seen == 1 else "solutions"
+        kind = " up to symmetry" if request.unique else ""
+        there = "there is only" if seen == 1 else "there are only"
+        raise Refused(404, f"{there} {seen} {what}{kind}; offset {request.offset} is past the end")
+    return _json(
+        {"offset": request.offset, "more": len(found) > 1, "pieces": placement_pieces(found[0])}
+    )
+
+
+def verify(request: PlacementRequest, control: Control) -> Answer:
+    """Every broken rule of the placement, the attacked squares and the conflicts."""
+    placement = _placement(request)
+    violations = placement.verify()
+    attacks = [v for v in violations if isinstance(v, Attack)]
+    return _json(
+        {
+            "task": "verify",
+            "puzzle": request.puzzle,
+            "status": "invalid" if violations else "valid",
+            "violations": [str(v) for v in violations],
+            "conflicts": [
+                [square_name(a.attacker.square), square_name(a.victim.square)] for a in attacks
+            ],
+            "attacked": sorted(square_name(s) for s in attacked_squares(placement)),
+            "pieces": placement_pieces(placement),
+        }
+    )
+
+
+def render(request: PlacementRequest, image: str, control: Control) -> Answer:
+    """The placement drawn as SVG or PNG, broken rules marked."""
+    from chessplace.drawing import marked_svg
+    from chessplace.svgboard import svg_to_png
+
+    placement = _placement(request)
+    board = placement.problem.board
+    for squares in placement.armies:
+        for square in squares:
+            if not board.contains(square):
+                raise ValueError(f"{square_name(square)} is off the {board} board")
+    svg = marked_svg(placement, conflicts=True)
+    if image == "svg":
+        return Answer("image/svg+xml", svg.encode())
+    return Answer("image/png", svg_to_png(svg))
+
+
+def answered(work: Callable[[Control], Answer], control: Control) -> Answer:
+    """Run ``work``; a bad request becomes :class:`Refused` with the CLI's message."""
+    try:
+        return work(control)
+    except (ValueError, NoSolver) as error:
+        raise Refused(400, str(error)) from None
+
+
+def _placement(request: PlacementRequest) -> Placement:
+    placement: Placement = placement_from_data(request.problem(), request.pieces)
+    return placement
+
+
+def _json(data: dict[str, Any]) -> Answer:
+    return Answer(JSON, json.dumps(data, allow_nan=False).encode())
