@@ -225,12 +225,18 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    Run as the program (no ``argv``), it exits at once after answering for an
+    engine that did not stop in time, rather than wait for that engine.
+    """
     from chessplace import commands
+    from chessplace.supervision import leave_if_abandoned
 
     try:
         arguments = _parse(argv)
-        return commands.run(arguments)
+        code = commands.run(arguments)
+        return code if argv is not None else leave_if_abandoned(code)
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the reader left; stay quiet
         return EXIT_OK
