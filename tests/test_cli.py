@@ -176,7 +176,8 @@ def test_time_limit_returns_the_best_so_far(capsys: pytest.CaptureFixture[str]) 
     )
     data = json.loads(out)
     assert data["status"] in ("feasible", "optimal")
-    assert code == 0 and data["objective"] <= data["bound"]
+    assert code == (3 if data["status"] == "feasible" else 0)
+    assert data["objective"] <= data["bound"]
     assert len(data["pieces"]) == 2 * data["objective"]
 
 
@@ -206,7 +207,7 @@ def test_ctrl_c_reports_the_best_answer_so_far() -> None:
     out, err = process.communicate(timeout=60)
     data = json.loads(out)
     assert data["status"] in ("feasible", "unknown")
-    assert process.returncode == (0 if data["status"] == "feasible" else 3)
+    assert process.returncode == 3  # stopped before a proof, the best so far printed
     assert "Traceback" not in err
 
 

@@ -11,6 +11,7 @@ from typing import NoReturn
 from chessplace import commands
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
 from chessplace.puzzles import PUZZLES
+from chessplace.supervision import leave_if_abandoned
 
 
 class _Parser(argparse.ArgumentParser):
@@ -253,10 +254,15 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    Run as the program (no ``argv``), it exits at once after answering for an
+    engine that did not stop in time, rather than wait for that engine.
+    """
     try:
         arguments = _parse(argv)
-        return commands.run(arguments)
+        code = commands.run(arguments)
+        return code if argv is not None else leave_if_abandoned(code)
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the reader left; stay quiet
         return EXIT_OK

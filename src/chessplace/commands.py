@@ -246,6 +246,14 @@ def _report(arguments: argparse.Namespace, problem: Problem, task: str, result: 
         if result.placement is not None and task != "count":
             print(render_text(result.placement, arguments.ascii))
         print(summary_line(problem, task, result))
+    return exit_code(task, result)
+
+
+def exit_code(task: str, result: Result) -> int:
+    """The exit code of an answer: an optimisation that stopped with its best so far,
+    not proven best, was stopped before a definite answer (3) like a partial count."""
+    if task == "optimize" and result.status is Status.FEASIBLE:
+        return EXIT_STOPPED
     return EXIT_BY_STATUS[result.status]
 
 

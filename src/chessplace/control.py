@@ -7,6 +7,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chessplace.placement import Placement
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,9 @@ class Control:
     """Shared by a caller and a solver: a deadline, a stop request, progress.
 
     ``stop()`` may be called from any thread (a signal handler, a web
-    request); solvers register hooks that interrupt their engines.
+    request); solvers register hooks that interrupt their engines. The best
+    placement and bound an engine reports are kept, so a caller can answer
+    with them when the engine does not stop in time.
     """
 
     def __init__(
@@ -42,6 +48,9 @@ class Control:
         self._stop = threading.Event()
         self._hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
+        self.best: Placement | None = None
+        self.bound: int | None = None
+        self.count: int | None = None
 
     def ensure_limit(self, seconds: float) -> None:
         """Give the run a time limit of ``seconds`` from its start unless it has one."""
@@ -91,7 +100,15 @@ class Control:
             with self._lock:
                 self._hooks.remove(hook)
 
-    def report(self, **fields: object) -> None:
-        """Pass progress (objective, bound, count, message) to the listener."""
+    def report(self, placement: Placement | None = None, **fields: object) -> None:
+        """Pass progress (objective, bound, count, message) to the listener; keep
+        ``placement`` (the engine's best so far), the bound and the count."""
+        progress = Progress(seconds=self.elapsed(), **fields)  # type: ignore[arg-type]
+        if placement is not None:
+            self.best = placement
+        if progress.bound is not None:
+            self.bound = progress.bound
+        if progress.count is not None:
+            self.count = progress.count
         if self._on_progress is not None:
-            self._on_progress(Progress(seconds=self.elapsed(), **fields))  # type: ignore[arg-type]
+            self._on_progress(progress)

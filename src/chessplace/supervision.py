@@ -1,19 +1,34 @@
-"""Running a command's work: in a thread, stoppable by Ctrl-C, with progress on stderr."""
+"""Running a command's work: in a thread, stoppable by Ctrl-C or SIGTERM, with
+progress on stderr, and never outliving a stop by more than a short grace."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from chessplace.control import Control, Progress
-from chessplace.result import Result
+from chessplace.result import Result, Status
+
+GRACE_SECONDS = 3.0
+"""How long an engine may take to return after a stop or its time limit."""
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_abandoned = threading.Event()
 
 
 def supervised(time_limit: float | None, work: Callable[[Control], Result]) -> Result:
-    """Run ``work`` in a thread so Ctrl-C and progress reach it while engines compute."""
+    """Run ``work`` in a thread so signals and progress reach it while engines compute.
+
+    An engine that has not returned :data:`GRACE_SECONDS` after a stop or its
+    time limit is left behind (the thread is a daemon; its SAT children die
+    with the process) and the best placement it reported answers instead.
+    """
     with _progress_display() as on_progress:
         control = Control(time_limit, on_progress)
         outcome: list[Result] = []
@@ -28,31 +43,90 @@ def supervised(time_limit: float | None, work: Callable[[Control], Result]) -> R
         worker = threading.Thread(target=target, daemon=True)
         with stop_on_interrupt(control):
             worker.start()
+            stopped_at: float | None = None
             while worker.is_alive():
                 worker.join(0.1)
+                if stopped_at is None and control.stopped:
+                    stopped_at = time.monotonic()
+                if stopped_at is not None and time.monotonic() - stopped_at > GRACE_SECONDS:
+                    print(
+                        f"chessplace: the engine did not stop within {GRACE_SECONDS:g} s;"
+                        " reporting the best answer it offered",
+                        file=sys.stderr,
+                    )
+                    _abandoned.set()
+                    return _offered(control)
     if failure:
         raise failure[0]
     return outcome[0]
 
 
+def _offered(control: Control) -> Result:
+    """What an engine that did not stop had reported: its best valid placement,
+    or the count it had reached, or nothing."""
+    seconds = control.elapsed()
+    note = "the engine did not stop in time; its last report"
+    best = control.best
+    if best is not None and not best.verify():
+        return Result(
+            Status.FEASIBLE,
+            "unfinished",
+            best,
+            objective=best.objective,
+            bound=control.bound,
+            seconds=seconds,
+            note=note,
+        )
+    if control.count is not None:
+        return Result(Status.PARTIAL, "unfinished", count=control.count, seconds=seconds, note=note)
+    return Result(Status.UNKNOWN, "unfinished", seconds=seconds, note=note)
+
+
+def leave_if_abandoned(code: int) -> int:
+    """Exit the process now with ``code`` if an engine was left running: waiting for
+    its threads at exit could take as long as the work it ignored the stop in."""
+    if _abandoned.is_set():
+        _exit_now(code)
+    return code
+
+
+def _exit_now(code: int) -> None:
+    """Flush, kill the child processes, and exit without waiting for any thread."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\x1b[?25h")  # the progress bar hid the cursor
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for child in multiprocessing.active_children():
+        child.kill()
+    os._exit(code)
+
+
 @contextmanager
 def stop_on_interrupt(control: Control) -> Iterator[None]:
-    """First Ctrl-C asks the solver to stop and report; a second one aborts."""
+    """The first Ctrl-C or SIGTERM asks the solver to stop and report; a second one
+    aborts at once (exit 128 + the signal's number, child processes killed)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.getsignal(signal.SIGINT)
+    previous = {number: signal.getsignal(number) for number in _STOP_SIGNALS}
 
-    def handler(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, previous)
+    def abort(signum: int, frame: object) -> None:
+        print("chessplace: interrupted", file=sys.stderr)
+        _exit_now(128 + signum)
+
+    def stop(signum: int, frame: object) -> None:
+        for number in _STOP_SIGNALS:
+            signal.signal(number, abort)
         print("stopping: reporting the best answer so far (Ctrl-C again to abort)", file=sys.stderr)
         control.stop()
 
-    signal.signal(signal.SIGINT, handler)
+    for number in _STOP_SIGNALS:
+        signal.signal(number, stop)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _improvement_lines() -> Callable[[Progress], None]:

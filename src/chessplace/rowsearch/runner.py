@@ -30,7 +30,11 @@ def executor(workers: int | None, dask: str | None) -> Iterator[cf.Executor]:
     """Local threads (the kernel releases the GIL), or a Dask cluster.
 
     ``dask`` is a scheduler address, or ``local`` for a LocalCluster of
-    ``workers`` processes on this machine.
+    ``workers`` processes on this machine. Those die with this process
+    however it ends, SIGKILL included: each worker holds a pipe to its
+    nanny here and exits when the pipe closes (distributed's
+    ``AsyncProcess``; a watching thread, which runs because the kernel
+    releases the GIL).
     """
     count = workers or os.cpu_count() or 1
     if dask is None:

@@ -100,7 +100,7 @@ def search(
                     continue
                 if best is None or placement.objective > best.objective:
                     best = placement
-                    control.report(objective=best.objective)
+                    control.report(objective=best.objective, placement=best)
             if best is not None and target is not None and best.objective >= target:
                 break
     return best

@@ -156,7 +156,7 @@ class SatEngine(Engine):
         best = _first_guess(free, control)
         bound = lines.upper_bound(free)
         if best is not None:
-            control.report(objective=best.objective, bound=bound)
+            control.report(objective=best.objective, bound=bound, placement=best)
         while True:
             formula = formula_for(free, self.encoding)
             if best is not None and maximize:
@@ -175,7 +175,7 @@ class SatEngine(Engine):
                     Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
                 )
             best = formula.decode(model)
-            control.report(objective=best.objective, bound=bound)
+            control.report(objective=best.objective, bound=bound, placement=best)
 
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:

@@ -1,0 +1,163 @@
+"""Processes and signals: SAT children die with the command, SIGTERM stops like Ctrl-C,
+and an engine that ignores a stop cannot hold the command past a short grace."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+
+
+def _group(pgid: int) -> list[int]:
+    """Live (not zombie) processes in process group ``pgid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, group = fields[0], int(fields[2])
+        if group == pgid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    """Live child processes of ``pid`` (in its process group)."""
+    return [other for other in _group(pid) if _parent(other) == pid]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None
+
+
+class _Run:
+    """A ``chessplace`` command in its own process group, its stderr read as it comes."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "chessplace", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        self.err: list[str] = []
+        self.out: list[str] = []
+        self._readers = [
+            threading.Thread(target=self._read, args=(self.process.stderr, self.err)),
+            threading.Thread(target=self._read, args=(self.process.stdout, self.out)),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    @staticmethod
+    def _read(stream: Iterable[str], into: list[str]) -> None:
+        for line in stream:
+            into.append(line)
+
+    def wait_for(self, condition: Callable[[], bool], seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not condition():
+            assert self.process.poll() is None, "".join(self.err)
+            assert time.monotonic() < deadline, "".join(self.err)
+            time.sleep(0.1)
+
+    def finish(self, seconds: float) -> int:
+        code = self.process.wait(timeout=seconds)
+        for reader in self._readers:
+            reader.join(timeout=seconds)
+        return code
+
+
+@contextmanager
+def _command(*args: str) -> Iterator[_Run]:
+    """Run a command; kill whatever of its process group is left at the end."""
+    run = _Run(*args)
+    try:
+        yield run
+    finally:
+        for pid in _group(run.process.pid):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        run.process.wait()
+
+
+def _lasting_child(parent: int, seconds: float) -> Callable[[], bool]:
+    """A condition: some child of ``parent`` has been seen for ``seconds`` (a long solve,
+    not one that ends by itself and would leave on its own)."""
+    seen: dict[int, float] = {}
+
+    def condition() -> bool:
+        now = time.monotonic()
+        children = _children(parent)
+        for pid in list(seen):
+            if pid not in children:
+                del seen[pid]
+        return any(now - seen.setdefault(pid, now) >= seconds for pid in children)
+
+    return condition
+
+
+def test_sat_children_die_with_a_killed_parent() -> None:
+    with _command("optimize", "bishops", "-n", "12") as run:
+        parent = run.process.pid
+        run.wait_for(_lasting_child(parent, 2), 60)
+        run.process.kill()
+        run.process.wait()
+        time.sleep(2)
+        assert _group(parent) == []
+
+
+def test_sigterm_stops_an_optimisation_with_the_best_armies_so_far() -> None:
+    with _command("optimize", "peaceable-queens", "-n", "11", "--json") as run:
+        parent = run.process.pid
+        run.wait_for(lambda: any("best" in line for line in run.err), 60)
+        run.wait_for(_lasting_child(parent, 1), 30)  # SAT children at work
+        run.process.send_signal(signal.SIGTERM)
+        code = run.finish(30)
+        data = json.loads("".join(run.out))
+        assert data["status"] == "feasible", "".join(run.err)
+        assert code == 3  # stopped with the best so far, as after Ctrl-C
+        assert len(data["pieces"]) == 2 * data["objective"] > 0
+        assert data["objective"] <= data["bound"]
+        assert "Traceback" not in "".join(run.err)
+        time.sleep(1)
+        assert _group(parent) == []
+
+
+def test_sigterm_stops_a_streamed_listing() -> None:
+    with _command("count", "queens", "-n", "14", "--exactly", "14", "--list") as run:
+        run.wait_for(lambda: len(run.out) > 10, 60)
+        run.process.send_signal(signal.SIGTERM)
+        assert run.finish(30) == 3
+        lines = run.out[:-1]  # the last may be cut short by the stop
+        assert all(len(json.loads(line)["pieces"]) == 14 for line in lines)
+
+
+def test_an_engine_that_ignores_the_time_limit_cannot_hold_the_command() -> None:
+    """Building the 4-million-square SAT model takes far longer than the limit."""
+    limit = 3
+    started = time.monotonic()
+    with _command("optimize", "queens", "-n", "2000", "--time-limit", str(limit)) as run:
+        code = run.finish(60)
+        seconds = time.monotonic() - started
+        assert code == 3, "".join(run.err)
+        assert "stopped before an answer" in "".join(run.out)
+        assert seconds < limit + 15
