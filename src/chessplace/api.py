@@ -173,6 +173,7 @@ def _run(
     call: Callable[[Engine, Control], Result],
 ) -> Result:
     choice = choose(problem, task, solver, **options)
+    control.engine = choice.engine.name
     started = time.perf_counter()
     result = call(choice.engine, control)
     seconds = time.perf_counter() - started

@@ -48,6 +48,8 @@ class Control:
         self._stop = threading.Event()
         self._hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
+        self.engine = "unfinished"
+        """The name of the engine at work, set by :mod:`chessplace.api` when it starts one."""
         self.best: Placement | None = None
         self.bound: int | None = None
         self.count: int | None = None

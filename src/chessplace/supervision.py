@@ -70,7 +70,7 @@ def _offered(control: Control) -> Result:
     if best is not None and not best.verify():
         return Result(
             Status.FEASIBLE,
-            "unfinished",
+            control.engine,
             best,
             objective=best.objective,
             bound=control.bound,
@@ -78,8 +78,10 @@ def _offered(control: Control) -> Result:
             note=note,
         )
     if control.count is not None:
-        return Result(Status.PARTIAL, "unfinished", count=control.count, seconds=seconds, note=note)
-    return Result(Status.UNKNOWN, "unfinished", seconds=seconds, note=note)
+        return Result(
+            Status.PARTIAL, control.engine, count=control.count, seconds=seconds, note=note
+        )
+    return Result(Status.UNKNOWN, control.engine, seconds=seconds, note=note)
 
 
 def leave_if_abandoned(code: int) -> int:
