@@ -15,6 +15,10 @@ Symmetry = Callable[[Square], Square]
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SQUARE_NAME = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
 
+MAX_SIDE = 1_000_000_000
+"""The longest side a board may have: coordinates and line numbers of larger boards
+would overflow the 64-bit integers the checker and the kernels use."""
+
 
 def file_name(file: int) -> str:
     """Letters for a 0-based file: a..z, then aa, ab, … (bijective base 26)."""
@@ -66,6 +70,8 @@ class Board:
         for label, value in (("rows", self.rows), ("cols", self.cols)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"board {label} must be a positive integer, not {value!r}")
+            if value > MAX_SIDE:
+                raise ValueError(f"board {label} stop at {MAX_SIDE:,}, not {value:,}")
 
     @classmethod
     def square(cls, n: int) -> Board:

@@ -30,7 +30,7 @@ ENGINES: dict[str, Engine] = {
 # accepts the problem runs.
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "sat", "cpsat", "exhaustive"),
-    Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("construction", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
@@ -65,6 +65,9 @@ def engines() -> list[EngineInfo]:
 
 def choose(problem: Problem, task: Task, name: str | None = None, **options: Any) -> Engine:
     """The engine to run: ``name`` if given and able, else the preferred one."""
+    too_large = problem.refusal()
+    if too_large:
+        raise NoSolver(f"no solver can {task.value} this problem: {too_large}")
     if name is not None:
         engine = _named(name, options)
         if not engine.available():
