@@ -76,7 +76,8 @@ def placement_from_data(problem: Problem, data: Any) -> Placement:
         if army not in names:
             raise ValueError(f"piece {number}: army {army!r} is not one of {', '.join(names)}")
         index = names.index(army)
-        if "piece" in entry and piece_from_text(str(entry["piece"])) != problem.armies[index].piece:
+        named = piece_from_text(str(entry["piece"])).on(problem.board) if "piece" in entry else None
+        if named is not None and named != problem.armies[index].piece:
             raise ValueError(
                 f"piece {number}: {entry['piece']!r} is not a {problem.armies[index].piece.name}"
             )
