@@ -3,15 +3,18 @@
 An atom names a basic step: ``W`` (1,0), ``F`` (1,1), ``D`` (2,0), ``N`` (2,1),
 ``A`` (2,2), ``H`` (3,0), ``C`` (3,1), ``Z`` (3,2), ``G`` (3,3). A doubled atom
 rides (``WW`` is the rook, ``NN`` the nightrider); a number after an atom
-limits the ride to that many steps (``W0`` rides without limit). ``K``, ``R``,
-``B`` and ``Q`` are shorthands, and atoms concatenate into compounds (``QN``
-is the amazon). Directional modifiers (lower-case letters) are not supported.
+limits the ride to that many steps (``W0``, like a ride that crosses the largest
+board, rides without limit). ``K``, ``R``, ``B`` and ``Q`` are shorthands, and
+atoms concatenate into compounds (``QN`` is the amazon). Directional modifiers
+(lower-case letters) are not supported.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from chessplace.board import MAX_SIDE
 
 Vector = tuple[int, int]
 
@@ -57,6 +60,17 @@ class Move:
             (sx * x, sy * y) for x, y in ((a, b), (b, a)) for sx in (1, -1) for sy in (1, -1)
         )
 
+    def within(self, longest: int) -> Move:
+        """This move on a board whose longest side is ``longest`` squares: a limited
+        ride that reaches across it becomes an unlimited one (leaps stay leaps)."""
+        if (
+            self.reach is not None
+            and self.reach > 1
+            and self.reach >= (longest - 1) // self.step[0]
+        ):
+            return Move(self.step, None)
+        return self
+
     def notation(self) -> str:
         atom = next(name for name, vector in ATOMS.items() if vector == self.step)
         if self.reach == 1:
@@ -100,10 +114,14 @@ def _expand(letter: str, doubled: bool, digits: str) -> tuple[tuple[str, int | N
 
 
 def _reach(digits: str, default: int) -> int | None:
+    """The ride's limit; ``None`` (unlimited) for 0 and for rides that cross any board."""
     if not digits:
         return default
-    value = int(digits)
-    return None if value == 0 else value
+    significant = digits.lstrip("0")
+    if not significant or len(significant) > len(str(MAX_SIDE)):
+        return None
+    value = int(significant)
+    return None if value >= MAX_SIDE else value
 
 
 def _longer(old: int | None, new: int | None) -> int | None:
@@ -112,11 +130,16 @@ def _longer(old: int | None, new: int | None) -> int | None:
     return max(old, new)
 
 
+def shown(text: str, width: int = 40) -> str:
+    """``repr(text)``, cut to about ``width`` characters so error messages stay one short line."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + "…"
+
+
 def _explain_bad_character(source: str, position: int) -> str:
     char = source[position]
     if char.islower():
         return (
-            f"Betza modifier {char!r} in {source!r} is not supported: chessplace handles "
+            f"Betza modifier {char!r} in {shown(source)} is not supported: chessplace handles "
             "pieces that move alike in every direction"
         )
-    return f"unexpected {char!r} in Betza notation {source!r}"
+    return f"unexpected {char!r} in Betza notation {shown(source)}"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import overload
 
 Square = tuple[int, int]
 """A square as ``(file, rank)``, both 0-based; ``(0, 0)`` is a1, bottom-left."""
@@ -14,6 +15,10 @@ Symmetry = Callable[[Square], Square]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SQUARE_NAME = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
+
+MAX_SIDE = 1_000_000_000
+"""The longest side a board may have: coordinates and line numbers of larger boards
+would overflow the 64-bit integers the checker and the kernels use."""
 
 
 def file_name(file: int) -> str:
@@ -24,9 +29,43 @@ def file_name(file: int) -> str:
     return file_name(head - 1) + _LETTERS[rest]
 
 
+EAGER_NAMES = 1 << 21
+"""Boards up to this many files get every file name built at once (fast for a
+million queens); wider ones name files on demand."""
+
+
+class _NamesOnDemand(Sequence[str]):
+    """File names computed when asked for: a board a billion files wide holds at most
+    a million pieces, so building every name would be waste."""
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if not -self._count <= index < self._count:
+            raise IndexError(f"file {index} is off a board {self._count} files wide")
+        return file_name(index % self._count)
+
+
+def file_names(count: int) -> Sequence[str]:
+    """Names of the first ``count`` files: built once per board width, or on demand
+    for boards wider than ``EAGER_NAMES``."""
+    return _NamesOnDemand(count) if count > EAGER_NAMES else _built_names(count)
+
+
 @lru_cache(maxsize=4)
-def file_names(count: int) -> tuple[str, ...]:
-    """Names of the first ``count`` files, built once per board width."""
+def _built_names(count: int) -> tuple[str, ...]:
     names: list[str] = list(_LETTERS[:count])
     for file in range(26, count):
         head, rest = divmod(file, 26)
@@ -66,6 +105,8 @@ class Board:
         for label, value in (("rows", self.rows), ("cols", self.cols)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"board {label} must be a positive integer, not {value!r}")
+            if value > MAX_SIDE:
+                raise ValueError(f"board {label} stop at {MAX_SIDE:,}, not {value:,}")
 
     @classmethod
     def square(cls, n: int) -> Board:

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from chessplace.board import Square, file_name, file_names, parse_square, square_name
-from chessplace.pieces import Piece, piece_from_text
+from chessplace.pieces import piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result
@@ -87,7 +87,8 @@ def placement_from_data(problem: Problem, data: Any) -> Placement:
         if not isinstance(army, str) or army not in index_of:
             raise ValueError(f"piece {number}: army {army!r} is not one of {', '.join(index_of)}")
         index = index_of[army]
-        if "piece" in entry and _piece_named(str(entry["piece"])) != problem.armies[index].piece:
+        named = _piece_named(str(entry["piece"])).on(problem.board) if "piece" in entry else None
+        if named is not None and named != problem.armies[index].piece:
             raise ValueError(
                 f"piece {number}: {entry['piece']!r} is not a {problem.armies[index].piece.name}"
             )
@@ -103,6 +104,7 @@ def placement_from_data(problem: Problem, data: Any) -> Placement:
 
 @lru_cache(maxsize=64)
 def _piece_named(text: str) -> Piece:
+    """A piece named in JSON; cached, as one name usually repeats for every entry."""
     return piece_from_text(text)
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from chessplace.betza import Move, Vector, parse_betza
+from chessplace.betza import Move, Vector, parse_betza, shown
+from chessplace.board import Board
 
 ROOK_DIRECTIONS = Move((1, 0), None).directions
 BISHOP_DIRECTIONS = Move((1, 1), None).directions
@@ -55,6 +56,13 @@ class Piece:
         """True when the piece rides like a rook (so at most one per rank and file)."""
         return (1, 0) in self.ride_directions
 
+    def on(self, board: Board) -> Piece:
+        """The same piece with its limited rides clipped to ``board``: a ride that reaches
+        across the board is unlimited (``W999999999`` on 8×8 is the rook)."""
+        longest = max(board.rows, board.cols)
+        moves = frozenset(move.within(longest) for move in self.moves)
+        return self if moves == self.moves else replace(self, moves=moves)
+
     def glyph(self, white: bool) -> str:
         """Unicode glyph (outline for white), or the letter when none exists."""
         if self.glyphs is None:
@@ -95,7 +103,9 @@ def piece_from_text(text: str) -> Piece:
         moves = parse_betza(key)
     except ValueError as error:
         names = ", ".join(NAMED_PIECES)
-        raise ValueError(f"unknown piece {text!r} ({error}); use one of {names} or Betza") from None
+        raise ValueError(
+            f"unknown piece {shown(text)} ({error}); use one of {names} or Betza"
+        ) from None
     for piece in NAMED_PIECES.values():
         if piece.moves == moves:
             return piece

@@ -9,6 +9,10 @@ from itertools import permutations
 from chessplace.board import Board
 from chessplace.pieces import Piece
 
+MAX_PIECES = 1_000_000
+"""The most pieces an answer may hold: a million queens are placed, verified and
+written in seconds; larger answers would take minutes and gigabytes."""
+
 ARMY_NAMES = ("white", "black", "red", "blue", "green", "yellow", "purple", "orange")
 
 
@@ -70,6 +74,10 @@ class Problem:
     def __post_init__(self) -> None:
         if not self.armies:
             raise ValueError("a problem needs at least one army")
+        # Rides longer than the board are unlimited: clipping them keeps every
+        # table the engines build as small as the board.
+        clipped = tuple(replace(a, piece=a.piece.on(self.board)) for a in self.armies)
+        object.__setattr__(self, "armies", clipped)
         names = [army.name for army in self.armies]
         if len(set(names)) != len(names):
             raise ValueError(f"army names must differ: {names}")
@@ -85,6 +93,16 @@ class Problem:
         return any(
             army.minimum > 0 or army.maximum is not None for army in self.armies if not army.fixed
         )
+
+    def refusal(self) -> str | None:
+        """Why no engine can answer: the armies must hold more than ``MAX_PIECES``."""
+        least = sum(army.minimum for army in self.armies)
+        if least > MAX_PIECES:
+            return (
+                f"a placement would hold {least:,} pieces; "
+                f"chessplace handles at most {MAX_PIECES:,}"
+            )
+        return None
 
     def with_counts(
         self,

@@ -14,6 +14,9 @@ from chessplace.rowsearch.checkpoint import Checkpoint
 from chessplace.rowsearch.split import CountSpec, Subproblem
 from chessplace.rowsearch.tasks import count_prefix
 
+DASK_CONNECT_SECONDS = 10.0
+"""How long to wait for a Dask scheduler, unless the time limit comes sooner."""
+
 
 @dataclass(frozen=True)
 class Tally:
@@ -26,7 +29,9 @@ class Tally:
 
 
 @contextmanager
-def executor(workers: int | None, dask: str | None) -> Iterator[cf.Executor]:
+def executor(
+    workers: int | None, dask: str | None, connect_seconds: float = DASK_CONNECT_SECONDS
+) -> Iterator[cf.Executor]:
     """Local threads (the kernel releases the GIL), or a Dask cluster.
 
     ``dask`` is a scheduler address, or ``local`` for a LocalCluster of
@@ -35,6 +40,8 @@ def executor(workers: int | None, dask: str | None) -> Iterator[cf.Executor]:
     nanny here and exits when the pipe closes (distributed's
     ``AsyncProcess``; a watching thread, which runs because the kernel
     releases the GIL).
+    A scheduler that does not answer within ``connect_seconds`` raises
+    ``ConnectionError`` (an ``OSError``) with a one-line message.
     """
     count = workers or os.cpu_count() or 1
     if dask is None:
@@ -52,7 +59,13 @@ def executor(workers: int | None, dask: str | None) -> Iterator[cf.Executor]:
         ):
             yield client.get_executor(pure=False)
     else:
-        with Client(dask) as client:
+        try:
+            client = Client(dask, timeout=connect_seconds)
+        except OSError:
+            raise ConnectionError(
+                f"cannot reach the Dask scheduler at {dask} within {connect_seconds:.3g} s"
+            ) from None
+        with client:
             yield client.get_executor(pure=False)
 
 
@@ -81,7 +94,9 @@ def run_count(
     pending = [task for task in tasks if task.key not in done]
     control.report(count=solutions, done=len(done), total=len(tasks))
     try:
-        with executor(workers, dask) as pool:
+        remaining = control.remaining()
+        connect = DASK_CONNECT_SECONDS if remaining is None else remaining
+        with executor(workers, dask, max(0.1, min(connect, DASK_CONNECT_SECONDS))) as pool:
             futures = {pool.submit(count_prefix, spec, task.prefix): task for task in pending}
             with control.interrupting(lambda: _cancel(futures)):
                 for future in cf.as_completed(futures):

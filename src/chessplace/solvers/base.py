@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from chessplace.control import Control
 from chessplace.placement import Placement
@@ -26,13 +26,31 @@ class Unsupported(Exception):
     """An engine cannot take this problem or task; the message says why."""
 
 
+class Stopped(Exception):
+    """The run was stopped (time limit or stop request) while an engine built its model."""
+
+
+Item = TypeVar("Item")
+
+
+def checked(items: Iterable[Item], control: Control | None, every: int = 512) -> Iterator[Item]:
+    """``items`` one by one, raising :class:`Stopped` once ``control`` has stopped
+    (looked at every ``every`` items, so model building ends promptly)."""
+    for index, item in enumerate(items):
+        if control is not None and index % every == 0 and control.stopped:
+            raise Stopped
+        yield item
+
+
 class Engine:
     """One solving engine.
 
     Subclasses set ``name``, ``summary`` and ``package`` (the distribution
     whose presence makes the engine available; ``None`` for pure Python),
     and implement the tasks they support. ``refusal`` says why a problem is
-    out of reach before any work starts.
+    out of reach before any work starts, among other reasons when the board
+    has more than ``max_squares`` squares (engines that build variables or
+    tables per square set it; ``None``: no limit).
     """
 
     name: ClassVar[str]
@@ -40,6 +58,7 @@ class Engine:
     package: ClassVar[str | None] = None
     module: ClassVar[str | None] = None
     tasks: ClassVar[frozenset[Task]]
+    max_squares: ClassVar[int | None] = None
 
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None
@@ -56,6 +75,12 @@ class Engine:
         """Why this engine will not take ``problem`` for ``task``; ``None`` if it will."""
         if task not in self.tasks:
             return f"{self.name} does not {task.value}"
+        squares = problem.board.size
+        if self.max_squares is not None and squares > self.max_squares:
+            return (
+                f"{self.name} builds a model per square: at most {self.max_squares:,} squares, "
+                f"the board has {squares:,}"
+            )
         return None
 
     def solve(self, problem: Problem, control: Control) -> Result:

@@ -9,14 +9,20 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
-from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.base import Engine, Stopped, Task, checked
 from chessplace.solvers.encoding import Literal, decode, rules_of
+
+MAX_SQUARES = 40_000
+"""The largest board (200×200) CP-SAT models: a few seconds and about 150 MB to build."""
 
 
 class _Model:
-    """A CP-SAT model of one problem: a Boolean per (army, square)."""
+    """A CP-SAT model of one problem: a Boolean per (army, square).
 
-    def __init__(self, problem: Problem, with_objective: bool) -> None:
+    Building raises :class:`Stopped` once ``control`` stops.
+    """
+
+    def __init__(self, problem: Problem, with_objective: bool, control: Control) -> None:
         from ortools.sat.python import cp_model
 
         self.problem = problem
@@ -26,19 +32,21 @@ class _Model:
         self.x = {
             (a, s): model.new_bool_var(f"x{a}_{s}")
             for a in range(rules.armies)
-            for s in range(rules.squares)
+            for s in checked(range(rules.squares), control)
         }
-        for group in rules.at_most_one:
+        for group in checked(rules.at_most_one, control):
             model.add_at_most_one(self.x[v] for v in group)
         occupied: dict[tuple[int, tuple[int, ...]], Any] = {}
-        for a, b, line in rules.exclusive_lines:
+        for a, b, line in checked(rules.exclusive_lines, control):
             model.add_bool_or(
                 [self._occupies(occupied, a, line).Not(), self._occupies(occupied, b, line).Not()]
             )
-        for first, second in rules.forbidden_pairs:
+        for first, second in checked(rules.forbidden_pairs, control):
             model.add_bool_or([self.x[first].Not(), self.x[second].Not()])
-        for group in rules.cover:
+        for group in checked(rules.cover, control):
             model.add_bool_or([self.x[v] for v in group])
+        if control.stopped:
+            raise Stopped
         self.sizes = [sum(self.x[a, s] for s in range(rules.squares)) for a in range(rules.armies)]
         for army, size in zip(problem.armies, self.sizes, strict=True):
             model.add(size >= army.minimum)
@@ -113,11 +121,15 @@ class CpSatEngine(Engine):
     package = "ortools"
     module = "ortools"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+    max_squares = MAX_SQUARES
 
     def solve(self, problem: Problem, control: Control) -> Result:
         from ortools.sat.python import cp_model
 
-        model = _Model(problem, with_objective=False)
+        try:
+            model = _Model(problem, with_objective=False, control=control)
+        except Stopped:
+            return Result(Status.UNKNOWN, self.name, note="stopped while building the model")
         solver = _solver(control, os.cpu_count() or 1)
         with control.interrupting(solver.stop_search):
             status = solver.solve(model.model)
@@ -130,7 +142,10 @@ class CpSatEngine(Engine):
     def optimize(self, problem: Problem, control: Control) -> Result:
         from ortools.sat.python import cp_model
 
-        model = _Model(problem.without_counts(), with_objective=True)
+        try:
+            model = _Model(problem.without_counts(), with_objective=True, control=control)
+        except Stopped:
+            return Result(Status.UNKNOWN, self.name, note="stopped while building the model")
         solver = _solver(control, os.cpu_count() or 1)
 
         def on_solution(listener: Any) -> None:
@@ -159,7 +174,10 @@ class CpSatEngine(Engine):
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         from ortools.sat.python import cp_model
 
-        model = _Model(problem, with_objective=False)
+        try:
+            model = _Model(problem, with_objective=False, control=control)
+        except Stopped:
+            return Result(Status.PARTIAL, self.name, count=0, note="stopped while building")
         solver = _solver(control, 1)
         solver.parameters.enumerate_all_solutions = True
         classes: set[object] = set()

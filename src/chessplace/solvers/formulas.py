@@ -6,17 +6,29 @@ peaceable armies (see :mod:`chessplace.solvers.lines`). Both break the
 problem's symmetries with lex-leader constraints and expose the same
 interface: ``clauses``, objective bounds, the variables that tell
 placements apart, and ``decode``.
+
+Building looks at the run's :class:`Control`: once it stops, the formula
+stops growing and says so (``complete`` false). Such a formula is never
+solved: a control that has stopped stays stopped, and the SAT engine solves
+only while it has not.
 """
 
 from __future__ import annotations
 
 from itertools import product
 
+from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.solvers import lines, symmetry
+from chessplace.solvers.base import Stopped, checked
 from chessplace.solvers.cnf import Cnf
 from chessplace.solvers.encoding import Literal, decode, rules_of
+
+MAX_SQUARES = 1_024
+"""The largest board (32×32) the SAT engine models. Cardinality constraints grow
+with squares × bound: a 32×32 queens formula has about 1.7 million clauses
+(a few seconds, 300 MB); 50×50 has 6 million (1.2 GB)."""
 
 CUBE_DEPTHS = ((54, 5), (0, 4))
 """(fewest lines, depth): a line formula with that many lines splits on the colours of
@@ -28,10 +40,18 @@ CUBE_MIN_LINES = 45
 class Formula(Cnf):
     """Variables ``(army, square)`` and the armies' counts; subclasses add the rules."""
 
-    def __init__(self, problem: Problem, encoding: str) -> None:
+    def __init__(self, problem: Problem, encoding: str, control: Control | None) -> None:
         super().__init__(encoding)
         self.problem = problem
         self.squares = problem.board.size
+        self.control = control
+        self.complete = True  # false when building stopped part way (module docstring)
+
+    def _stopped(self) -> bool:
+        """True (and the formula marked incomplete) once the run has stopped."""
+        if self.control is not None and self.control.stopped:
+            self.complete = False
+        return not self.complete
 
     def var(self, literal: Literal) -> int:
         return self.named(("x", *literal))
@@ -48,6 +68,8 @@ class Formula(Cnf):
         return [[]]
 
     def objective_at_least(self, value: int) -> None:
+        if self._stopped():
+            return
         if self.problem.equal_armies:
             for a in range(len(self.problem.armies)):
                 self.bound(self.army(a), value, None)
@@ -56,6 +78,8 @@ class Formula(Cnf):
             self.bound(scored, value, None)
 
     def objective_at_most(self, value: int) -> None:
+        if self._stopped():
+            return
         self.bound(self.placement_vars(), 0, value)
 
     def decode(self, model: list[int]) -> Placement:
@@ -72,26 +96,41 @@ class Formula(Cnf):
 class SquareFormula(Formula):
     """Every rule over ``(army, square)`` variables; counts exact as asked."""
 
-    def __init__(self, problem: Problem, encoding: str, break_symmetry: bool = True) -> None:
-        super().__init__(problem, encoding)
+    def __init__(
+        self,
+        problem: Problem,
+        encoding: str,
+        break_symmetry: bool = True,
+        control: Control | None = None,
+    ) -> None:
+        super().__init__(problem, encoding, control)
+        try:
+            self._build(break_symmetry)
+        except Stopped:
+            self.complete = False
+
+    def _build(self, break_symmetry: bool) -> None:
+        problem, control = self.problem, self.control
         rules = rules_of(problem)
-        for group in rules.at_most_one:
+        for group in checked(rules.at_most_one, control):
             self.at_most_one([self.var(v) for v in group])
-        for a, b, line in rules.exclusive_lines:
+        for a, b, line in checked(rules.exclusive_lines, control):
             if rules.armies == 2:
                 self._owned_by_one(line)
             else:
                 self.clauses.append([-self._occupies(a, line), -self._occupies(b, line)])
-        for first, second in rules.forbidden_pairs:
+        for first, second in checked(rules.forbidden_pairs, control):
             self.clauses.append([-self.var(first), -self.var(second)])
-        for group in rules.cover:
+        for group in checked(rules.cover, control):
             self.clauses.append([self.var(v) for v in group])
-        for a, army in enumerate(problem.armies):
+        for a, army in checked(enumerate(problem.armies), control, every=1):
             self.bound(self.army(a), army.minimum, army.maximum)
         if break_symmetry:
             order = [(a, s) for s in range(self.squares) for a in range(len(problem.armies))]
-            for mapping in symmetry.group(problem):
-                self.clauses += symmetry.lex_leader(order, mapping, self.var, self.fresh)
+            for mapping in checked(symmetry.group(problem), control, every=1):
+                self.clauses += checked(
+                    symmetry.lex_leader(order, mapping, self.var, self.fresh), control
+                )
 
     def _owned_by_one(self, line: tuple[int, ...]) -> None:
         """Two armies: one variable per line says which army may use it."""
@@ -119,10 +158,23 @@ class LineFormula(Formula):
     breaking compares line colours, not squares.
     """
 
-    def __init__(self, problem: Problem, encoding: str, break_symmetry: bool = True) -> None:
-        super().__init__(problem, encoding)
-        self.model = model = lines.LineModel(problem)
-        for square, through in enumerate(model.square_lines):
+    def __init__(
+        self,
+        problem: Problem,
+        encoding: str,
+        break_symmetry: bool = True,
+        control: Control | None = None,
+    ) -> None:
+        super().__init__(problem, encoding, control)
+        self.model = lines.LineModel(problem)
+        try:
+            self._build(break_symmetry)
+        except Stopped:
+            self.complete = False
+
+    def _build(self, break_symmetry: bool) -> None:
+        problem, model, control = self.problem, self.model, self.control
+        for square, through in checked(enumerate(model.square_lines), control):
             white, black = self.var((0, square)), self.var((1, square))
             if not through:
                 self.clauses.append([-white, -black])
@@ -131,13 +183,16 @@ class LineFormula(Formula):
             self.clauses += [[-white, c] for c in colours] + [[-black, -c] for c in colours]
             self.clauses.append([white, *(-c for c in colours)])
             self.clauses.append([black, *colours])
-        for a, army in enumerate(problem.armies):
+        for a, army in checked(enumerate(problem.armies), control, every=1):
             self.bound(self.army(a), army.minimum, None)
         if break_symmetry:
             order = [(i, 0) for i in range(len(model.lines))]
-            for image, swap in model.symmetries():
-                self.clauses += symmetry.lex_leader(
-                    order, _line_mapping(image, swap), self._colour, self.fresh
+            for image, swap in checked(model.symmetries(), control, every=1):
+                self.clauses += checked(
+                    symmetry.lex_leader(
+                        order, _line_mapping(image, swap), self._colour, self.fresh
+                    ),
+                    control,
                 )
 
     def cubes(self) -> list[list[int]]:
@@ -171,8 +226,9 @@ def _line_mapping(image: tuple[int, ...], swap: bool) -> symmetry.Mapping:
     return apply
 
 
-def formula_for(problem: Problem, encoding: str) -> Formula:
-    """The strongest formula for finding or optimising ``problem``."""
+def formula_for(problem: Problem, encoding: str, control: Control | None = None) -> Formula:
+    """The strongest formula for finding or optimising ``problem``, built until
+    ``control`` stops."""
     if lines.refusal(problem) is None:
-        return LineFormula(problem, encoding)
-    return SquareFormula(problem, encoding)
+        return LineFormula(problem, encoding, control=control)
+    return SquareFormula(problem, encoding, control=control)

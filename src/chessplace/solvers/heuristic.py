@@ -119,6 +119,7 @@ class HeuristicEngine(Engine):
     package = "numba"
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
+    max_squares = 10_000  # 100×100: one uninterruptible batch of runs takes a few seconds
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         return super().refusal(problem, task) or lines.refusal(problem)

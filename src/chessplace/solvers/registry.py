@@ -31,7 +31,7 @@ ENGINES: dict[str, Engine] = {
 # accepts the problem runs.
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "sat", "cpsat", "exhaustive"),
-    Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("construction", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
@@ -76,6 +76,9 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     """The engine to run: ``name`` if given and able; else the engine that takes
     ``options`` (``encoding`` → sat, ``workers`` → bitboard); else the first
     preferred one that is installed and accepts the problem."""
+    too_large = problem.refusal()
+    if too_large:
+        raise NoSolver(f"no solver can {task.value} this problem: {too_large}")
     if name is None and options:
         name = _owner_of(options)
     if name is not None:

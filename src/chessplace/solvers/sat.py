@@ -21,7 +21,7 @@ from chessplace.solvers import children, lines
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.classcount import count_classes
 from chessplace.solvers.cnf import ENCODINGS
-from chessplace.solvers.formulas import Formula, formula_for
+from chessplace.solvers.formulas import MAX_SQUARES, Formula, formula_for
 
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 PORTFOLIO = ("cadical195", "kissat404")
@@ -44,6 +44,7 @@ class SatEngine(Engine):
     package = "python-sat"
     module = "pysat"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+    max_squares = MAX_SQUARES
 
     def __init__(self, backend: str | None = None, encoding: str = "totalizer") -> None:
         """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat
@@ -111,7 +112,7 @@ class SatEngine(Engine):
         return super().refusal(problem, task)
 
     def solve(self, problem: Problem, control: Control) -> Result:
-        formula = formula_for(problem, self.encoding)
+        formula = formula_for(problem, self.encoding, control)
         outcome, model = self._run(formula, control)
         if outcome is None:
             return Result(Status.UNKNOWN, self.name)
@@ -158,7 +159,7 @@ class SatEngine(Engine):
         if best is not None:
             control.report(objective=best.objective, bound=bound, placement=best)
         while True:
-            formula = formula_for(free, self.encoding)
+            formula = formula_for(free, self.encoding, control)
             if best is not None and maximize:
                 formula.objective_at_least(best.objective + 1)
             elif best is not None:
