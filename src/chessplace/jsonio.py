@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from chessplace.board import Square, file_name, file_names, parse_square, square_name
-from chessplace.pieces import piece_from_text
+from chessplace.pieces import Piece, piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result
