@@ -94,3 +94,20 @@ def test_listing_checks_every_solution_and_keeps_one_per_class() -> None:
     problem = puzzles.queens(Board.square(8))
     assert sum(1 for _ in api.solutions(problem)) == 92
     assert sum(1 for _ in api.solutions(problem, unique=True)) == 12
+
+
+def test_a_model_cp_sat_rejects_is_an_error_not_unknown() -> None:
+    from ortools.sat.python import cp_model
+
+    from chessplace.solvers.cpsat import ModelInvalid, _verdict
+
+    model = cp_model.CpModel()
+    model.new_int_var(0, 2**62, "x")  # a domain past CP-SAT's range: MODEL_INVALID
+    status = cp_model.CpSolver().solve(model)
+    assert status == cp_model.MODEL_INVALID
+    with pytest.raises(ModelInvalid, match="rejected the model"):
+        _verdict(status, model)
+    assert [_verdict(s, model) for s in (cp_model.OPTIMAL, cp_model.UNKNOWN)] == [
+        "proven",
+        "stopped",
+    ]

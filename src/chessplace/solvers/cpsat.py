@@ -115,6 +115,28 @@ def _callback_class() -> Any:
     return _Listener
 
 
+class ModelInvalid(RuntimeError):
+    """CP-SAT rejected the model chessplace built: a bug here, never an answer."""
+
+
+def _verdict(status: Any, model: Any) -> str:
+    """Every CP-SAT status in chessplace's words: ``proven`` (optimal, or every
+    solution enumerated), ``found``, ``infeasible`` or ``stopped``."""
+    from ortools.sat.python import cp_model
+
+    if status == cp_model.MODEL_INVALID:
+        raise ModelInvalid(f"CP-SAT rejected the model: {model.validate() or 'no reason given'}")
+    verdicts = {
+        cp_model.OPTIMAL: "proven",
+        cp_model.FEASIBLE: "found",
+        cp_model.INFEASIBLE: "infeasible",
+        cp_model.UNKNOWN: "stopped",
+    }
+    if status not in verdicts:
+        raise ModelInvalid(f"CP-SAT answered an unknown status {status}")
+    return verdicts[status]
+
+
 class CpSatEngine(Engine):
     name = "cpsat"
     summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate"
@@ -124,24 +146,20 @@ class CpSatEngine(Engine):
     max_squares = MAX_SQUARES
 
     def solve(self, problem: Problem, control: Control) -> Result:
-        from ortools.sat.python import cp_model
-
         try:
             model = _Model(problem, with_objective=False, control=control)
         except Stopped:
             return Result(Status.UNKNOWN, self.name, note="stopped while building the model")
         solver = _solver(control, os.cpu_count() or 1)
         with control.interrupting(solver.stop_search):
-            status = solver.solve(model.model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            verdict = _verdict(solver.solve(model.model), model.model)
+        if verdict in ("proven", "found"):
             return Result(Status.FEASIBLE, self.name, model.placement(solver.boolean_value))
-        if status == cp_model.INFEASIBLE:
+        if verdict == "infeasible":
             return Result(Status.INFEASIBLE, self.name)
         return Result(Status.UNKNOWN, self.name)
 
     def optimize(self, problem: Problem, control: Control) -> Result:
-        from ortools.sat.python import cp_model
-
         try:
             model = _Model(problem.without_counts(), with_objective=True, control=control)
         except Stopped:
@@ -152,17 +170,18 @@ class CpSatEngine(Engine):
             control.report(
                 objective=round(listener.objective_value),
                 bound=round(listener.best_objective_bound),
+                placement=model.placement(listener.boolean_value),
             )
 
         listener = _callback_class()(on_solution)
         with control.interrupting(solver.stop_search):
-            status = solver.solve(model.model, listener)
-        if status == cp_model.INFEASIBLE:
+            verdict = _verdict(solver.solve(model.model, listener), model.model)
+        if verdict == "infeasible":
             return Result(Status.INFEASIBLE, self.name)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if verdict == "stopped":
             return Result(Status.UNKNOWN, self.name)
         placement = model.placement(solver.boolean_value)
-        proven = status == cp_model.OPTIMAL
+        proven = verdict == "proven"
         return Result(
             Status.OPTIMAL if proven else Status.FEASIBLE,
             self.name,
@@ -172,8 +191,6 @@ class CpSatEngine(Engine):
         )
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
-        from ortools.sat.python import cp_model
-
         try:
             model = _Model(problem, with_objective=False, control=control)
         except Stopped:
@@ -198,8 +215,8 @@ class CpSatEngine(Engine):
 
         listener = _callback_class()(on_solution)
         with control.interrupting(solver.stop_search):
-            status = solver.solve(model.model, listener)
-        finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+            verdict = _verdict(solver.solve(model.model, listener), model.model)
+        finished = verdict in ("proven", "infeasible")  # every solution enumerated
         return Result(
             Status.COMPLETE if finished else Status.PARTIAL,
             self.name,
