@@ -78,7 +78,8 @@ class ConstructionEngine(Engine):
             squares = [(file, rank) for rank, file in enumerate(queens_columns(n))]
         else:
             squares = bishop_squares(n)
-        wanted = problem.armies[0].minimum or len(squares)
+        most = problem.armies[0].maximum
+        wanted = len(squares) if most is None else min(most, len(squares))
         return Result(
             Status.FEASIBLE, self.name, Placement.from_squares(problem, [squares[:wanted]])
         )
