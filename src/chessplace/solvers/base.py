@@ -31,8 +31,9 @@ class Engine:
 
     Subclasses set ``name``, ``summary`` and ``package`` (the distribution
     whose presence makes the engine available; ``None`` for pure Python),
-    and implement the tasks they support. ``refusal`` says why a problem is
-    out of reach before any work starts.
+    ``proves`` (below) when they never prove, and implement the tasks they
+    support. ``refusal`` says why a problem is out of reach before any work
+    starts.
     """
 
     name: ClassVar[str]
@@ -40,6 +41,9 @@ class Engine:
     package: ClassVar[str | None] = None
     module: ClassVar[str | None] = None
     tasks: ClassVar[frozenset[Task]]
+    proves: ClassVar[bool] = True
+    """False for a local search: its answers are valid but never proven optimal or
+    impossible, and it searches until its time limit."""
 
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None
