@@ -284,7 +284,7 @@ def test_engines_agree_with_exhaustive_search(problem: Problem) -> None:
 
 
 @pytest.mark.slow
-@settings(COMMON, max_examples=600)
+@settings(COMMON, max_examples=300)
 @given(problem=PROBLEMS)
 def test_engines_agree_with_exhaustive_search_at_length(problem: Problem) -> None:
     check_problem(problem)

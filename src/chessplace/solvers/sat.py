@@ -87,10 +87,11 @@ class SatEngine(Engine):
                     running.append(children.start(_solve_in_child, backend, clauses))
                 for child in list(running):
                     if not child.receiver.poll(0):
-                        if not child.process.is_alive():
-                            return None, None  # killed from outside: no answer
                         continue
-                    outcome, model = child.receiver.recv()
+                    try:
+                        outcome, model = child.receiver.recv()
+                    except EOFError:  # it died without answering: killed from outside
+                        return None, None
                     if outcome or deciding_refutation:
                         return outcome, model
                     running.remove(child)
