@@ -157,9 +157,8 @@ class Oracle:
     def result(self, task: Task) -> Result:
         if task not in self._results:
             result = _call(self.problem, task, ORACLE, None)
-            assert result.status in (Status.FEASIBLE, Status.INFEASIBLE, Status.OPTIMAL) or (
-                result.status is Status.COMPLETE
-            ), result
+            definite = (Status.FEASIBLE, Status.INFEASIBLE, Status.OPTIMAL, Status.COMPLETE)
+            assert result.status in definite, result
             _check_placement(result)
             self._results[task] = result
         return self._results[task]
@@ -215,7 +214,7 @@ def check_engine(
 def check_optimum(engine: Engine, problem: Problem, result: Result, expected: Result) -> None:
     if expected.status is Status.INFEASIBLE:
         assert result.status in (Status.INFEASIBLE, Status.UNKNOWN), result
-        assert engine.proves is False or result.status is Status.INFEASIBLE, result
+        assert not engine.proves or result.status is Status.INFEASIBLE, result
         return
     optimum = expected.objective
     assert optimum is not None
