@@ -51,8 +51,10 @@ class BitboardEngine(Engine):
             return f"the bitboard search needs a piece with the rook's moves, not {army.piece}"
         if not army.piece.ride_directions <= ROOK_DIRECTIONS | BISHOP_DIRECTIONS:
             return "the bitboard search handles rook and bishop rides plus leaps"
-        if army.minimum != board.rows and army.maximum != board.rows:
-            return "the bitboard search counts placements of one piece per row"
+        if army.minimum != board.rows:
+            # With the rook's moves no more than n fit, so at least n is exactly n;
+            # fewer than n (at most n, or a range below) would be a different count.
+            return f"the bitboard search counts placements of exactly {board.rows} (one per row)"
         return None
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:

@@ -47,10 +47,11 @@ class Engine:
 
     Subclasses set ``name``, ``summary`` and ``package`` (the distribution
     whose presence makes the engine available; ``None`` for pure Python),
-    and implement the tasks they support. ``refusal`` says why a problem is
-    out of reach before any work starts, among other reasons when the board
-    has more than ``max_squares`` squares (engines that build variables or
-    tables per square set it; ``None``: no limit).
+    ``proves`` (below) when they never prove, and implement the tasks they
+    support. ``refusal`` says why a problem is out of reach before any work
+    starts, among other reasons when the board has more than ``max_squares``
+    squares (engines that build variables or tables per square set it;
+    ``None``: no limit).
     """
 
     name: ClassVar[str]
@@ -59,6 +60,9 @@ class Engine:
     module: ClassVar[str | None] = None
     tasks: ClassVar[frozenset[Task]]
     max_squares: ClassVar[int | None] = None
+    proves: ClassVar[bool] = True
+    """False for a local search: its answers are valid but never proven optimal or
+    impossible, and it searches until its time limit."""
 
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None

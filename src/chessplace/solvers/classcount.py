@@ -50,10 +50,8 @@ def count_classes(
     try:
         while not control.stopped:
             if not child.receiver.poll(0.05):
-                if not child.process.is_alive():
-                    break
                 continue
-            found = child.receiver.recv()
+            found = child.receiver.recv()  # EOFError if it died before the end
             if found is None:
                 complete = True
                 break

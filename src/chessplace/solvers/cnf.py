@@ -11,10 +11,20 @@ ENCODINGS = (
     "totalizer",
     "mtotalizer",
     "kmtotalizer",
-    "ladder",
-    "pairwise",
 )
+"""PySAT's encodings of any bound ``sum <= k`` (and ``>= k``)."""
+AT_MOST_ONE_ONLY = ("pairwise", "ladder", "bitwise")
+"""PySAT encodings of ``sum <= 1`` alone: the counts and objectives here need any k."""
 _PAIRWISE_LIMIT = 6
+
+
+def check_encoding(name: str) -> None:
+    """Raise ``ValueError`` naming the encodings that work unless ``name`` is one."""
+    choices = ", ".join(ENCODINGS)
+    if name in AT_MOST_ONE_ONLY:
+        raise ValueError(f"encoding {name!r} only encodes at most one; choose from {choices}")
+    if name not in ENCODINGS:
+        raise ValueError(f"unknown encoding {name!r}; choose from {choices}")
 
 
 class Cnf:
@@ -24,8 +34,7 @@ class Cnf:
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
 
-        if encoding not in ENCODINGS:
-            raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        check_encoding(encoding)
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self._card = CardEnc

@@ -98,17 +98,15 @@ def _placements(problem: Problem, control: Control) -> Iterator[Placement]:
         return
     squares = list(problem.board.squares())
     armies = problem.armies
-    chosen: list[list[Square]] = [[] for _ in armies]
+    chosen: list[set[Square]] = [set() for _ in armies]
+    clashes = _clashes(problem, squares)
 
     def fits(a: int, square: Square) -> bool:
-        for b, placed in enumerate(chosen):
-            if b == a and not problem.independent:
-                continue
-            pa, pb = armies[a].piece, armies[b].piece
-            for other in placed:
-                if reaches(pa, square, other) or reaches(pb, other, square):
-                    return False
-        return True
+        return all(
+            clashes[a][b][square].isdisjoint(placed)
+            for b, placed in enumerate(chosen)
+            if b != a or problem.independent
+        )
 
     def complete() -> bool:
         sizes = [len(c) for c in chosen]
@@ -130,11 +128,29 @@ def _placements(problem: Problem, control: Control) -> Iterator[Placement]:
         square = squares[position]
         for a, army in enumerate(armies):
             if (army.maximum is None or len(chosen[a]) < army.maximum) and fits(a, square):
-                chosen[a].append(square)
+                chosen[a].add(square)
                 yield from search(position + 1)
-                chosen[a].pop()
+                chosen[a].remove(square)
 
     yield from search(0)
+
+
+def _clashes(
+    problem: Problem, squares: list[Square]
+) -> list[list[dict[Square, frozenset[Square]]]]:
+    """``[a][b][s]``: the squares where a piece of army ``b`` clashes with one of army
+    ``a`` on ``s`` (either reaches the other)."""
+    pieces = [army.piece for army in problem.armies]
+    return [
+        [
+            {
+                s: frozenset(t for t in squares if reaches(pa, s, t) or reaches(pb, t, s))
+                for s in squares
+            }
+            for pb in pieces
+        ]
+        for pa in pieces
+    ]
 
 
 def _dominating_sets(problem: Problem, control: Control) -> Iterator[Placement]:

@@ -3,7 +3,7 @@
 Finds large armies fast on big boards and proves nothing itself: ``optimize``
 searches until the time limit (``DEFAULT_SECONDS`` without one) and answers
 ``feasible`` with the quick rows × files bound; ``solve`` stops as soon as
-the asked armies are reached.
+the asked armies are reached, or at the same limit with ``unknown``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from chessplace.solvers import lines
 from chessplace.solvers.base import Engine, Task
 
 DEFAULT_SECONDS = 60.0
-"""How long ``optimize`` searches when no time limit is given."""
+"""How long ``optimize`` (and ``solve``, short of its target) searches without a time limit."""
 
 STEPS_PER_LINE = 20_000
 """Recolourings per annealing run, per line of the board (a run takes ~0.1 s at n = 16)."""
@@ -120,11 +120,13 @@ class HeuristicEngine(Engine):
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
     max_squares = 10_000  # 100×100: one uninterruptible batch of runs takes a few seconds
+    proves = False
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         return super().refusal(problem, task) or lines.refusal(problem)
 
     def solve(self, problem: Problem, control: Control) -> Result:
+        control.ensure_limit(DEFAULT_SECONDS)  # an unreachable target is never reached
         target = problem.objective(tuple(army.minimum for army in problem.armies))
         found = search(problem, control, target=target)
         if found is None or found.objective < target:

@@ -11,6 +11,7 @@ import importlib.util
 import os
 import time
 from collections import deque
+from dataclasses import replace
 from typing import Any
 
 from chessplace.control import Control
@@ -20,7 +21,7 @@ from chessplace.result import Result, Status
 from chessplace.solvers import children, lines
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.classcount import count_classes
-from chessplace.solvers.cnf import ENCODINGS
+from chessplace.solvers.cnf import check_encoding
 from chessplace.solvers.formulas import MAX_SQUARES, Formula, formula_for
 
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
@@ -51,8 +52,7 @@ class SatEngine(Engine):
         as a portfolio (first answer wins) when there is more than one core."""
         if backend is not None and backend not in BACKENDS:
             raise ValueError(f"unknown SAT solver {backend!r}; choose from {', '.join(BACKENDS)}")
-        if encoding not in ENCODINGS:
-            raise ValueError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+        check_encoding(encoding)
         if backend is not None:
             self.backends: tuple[str, ...] = (backend,)
         elif (os.cpu_count() or 1) > 1:
@@ -88,10 +88,11 @@ class SatEngine(Engine):
                     running.append(children.start(_solve_in_child, backend, clauses))
                 for child in list(running):
                     if not child.receiver.poll(0):
-                        if not child.process.is_alive():
-                            return None, None  # killed from outside: no answer
                         continue
-                    outcome, model = child.receiver.recv()
+                    try:
+                        outcome, model = child.receiver.recv()
+                    except EOFError:  # it died without answering: killed from outside
+                        return None, None
                     if outcome or deciding_refutation:
                         return outcome, model
                     running.remove(child)
@@ -123,20 +124,14 @@ class SatEngine(Engine):
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         """Enumerate one placement per symmetry class and add up the class sizes.
 
-        Equal armies with a range of sizes are counted one size at a time,
-        upwards until a size has no placement (removing pieces keeps a
-        placement valid, so no larger size has one either).
+        Equal armies are counted one common size at a time, upwards until a
+        size has no placement (removing pieces keeps a placement valid, so no
+        larger size has one either); with no size that every army admits the
+        count is a complete 0.
         """
-        sizes = [problem]
-        if problem.equal_armies:
-            low = max(army.minimum for army in problem.armies)
-            high = min(
-                (a.maximum for a in problem.armies if a.maximum is not None),
-                default=problem.board.size,
-            )
-            if high != low:
-                sizes = [problem.with_counts(exactly=k) for k in range(low, high + 1)]
+        sizes = _common_sizes(problem) if problem.equal_armies else [problem]
         total = classes = 0
+        complete = True
         for exact in sizes:
             found, kinds, complete = count_classes(
                 exact, self.backends[0], self.encoding, control, total
@@ -177,6 +172,19 @@ class SatEngine(Engine):
                 )
             best = formula.decode(model)
             control.report(objective=best.objective, bound=bound, placement=best)
+
+
+def _common_sizes(problem: Problem) -> list[Problem]:
+    """Equal armies: one problem per size that every army admits, every army exactly that."""
+    low = max(army.minimum for army in problem.armies)
+    high = min(
+        (army.maximum for army in problem.armies if army.maximum is not None),
+        default=problem.board.size,
+    )
+    return [
+        replace(problem, armies=tuple(replace(a, minimum=k, maximum=k) for a in problem.armies))
+        for k in range(low, high + 1)
+    ]
 
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:
