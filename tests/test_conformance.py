@@ -240,10 +240,22 @@ def check_listing(engine: Engine, problem: Problem, oracle: Oracle) -> None:
     assert len(seen) == oracle.result(Task.COUNT).count
 
 
+def check_refused_without_a_count(engine: Engine, task: Task, problem: Problem) -> None:
+    """api's rule: solving, counting and listing need a count to aim at."""
+    with pytest.raises(api.BadRequest, match="sets no count"):
+        if task is Task.LIST:
+            api.solutions(problem, solver=engine.name)
+        else:
+            _call(problem, task, engine.name, None)
+
+
 def check_problem(problem: Problem) -> None:
     oracle = Oracle(problem)
     for engine, task in engine_tasks(problem):
         try:
+            if task is not Task.OPTIMIZE and not problem.has_target and not problem.dominating:
+                check_refused_without_a_count(engine, task, problem)
+                continue
             check_engine(engine, task, problem, oracle)
         except Exception as error:
             raise AssertionError(

@@ -144,7 +144,9 @@ class Pool:
         for ticket in waiting:
             ticket.finish(Outcome(None, 503, "the server is shutting down"))
         for worker in workers:
-            worker.kill()
+            # Only the processes: each slot thread closes its own worker's pipe when it
+            # sees the death (closing it here, under a thread that polls it, races).
+            worker.end_processes()
 
     def _take(self) -> Ticket | None:
         with self._ready:
@@ -240,6 +242,7 @@ class _Worker:
         self.process = process
         self.connection = connection
         self.jobs = 0
+        self._released = threading.Lock()
 
     @classmethod
     def start(cls, limits: Limits) -> _Worker:
@@ -278,13 +281,19 @@ class _Worker:
             pass
         return 0.0
 
-    def kill(self) -> int | None:
-        """Kill the worker and anything it started; returns its exit code."""
+    def end_processes(self) -> None:
+        """SIGKILL the worker's process group and the worker itself."""
         for kill in (lambda: os.killpg(self.process.pid, signal.SIGKILL), self.process.kill):
             with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
                 kill()
+
+    def kill(self) -> int | None:
+        """Kill the worker and anything it started, and close its pipe (once, whoever
+        calls); returns its exit code. Only the slot thread that uses the pipe calls it."""
+        self.end_processes()
         self.process.join(5)
-        self.connection.close()
+        if self._released.acquire(blocking=False):
+            self.connection.close()
         code: int | None = self.process.exitcode
         return code
 
