@@ -6,6 +6,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
+from chessplace.linesearch.engine import LineSearchEngine
 from chessplace.problem import Problem
 from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Engine, Task
@@ -24,6 +25,7 @@ ENGINES: dict[str, Engine] = {
         SatEngine(),
         ExhaustiveEngine(),
         HeuristicEngine(),
+        LineSearchEngine(),
     )
 }
 
