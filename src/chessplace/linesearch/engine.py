@@ -83,7 +83,9 @@ class LineSearchEngine(Engine):
             return Result(Status.UNKNOWN, self.name, bound=bound)
         if not outcome.complete:
             return Result(Status.FEASIBLE, self.name, best, objective=best.objective, bound=bound)
-        return Result(Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective)
+        return Result(
+            Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
+        )
 
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:

@@ -67,7 +67,8 @@ def half_directions(piece: Piece) -> list[Direction]:
 
 @cache
 def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
-    """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetry check)."""
+    """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetries, so
+    every rank/file labelling is searched)."""
     directions = half_directions(piece)
     lines: list[list[int]] = []
     family_start = [0]
@@ -89,7 +90,7 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
     product = directions[:2] == [(1, 0), (0, 1)]
     order, symmetric = _order(lines, family_start, product)
     source, swap = _symmetries(
-        board, directions, lines, family_start, through, order, symmetric if symmetry else 0
+        board, directions, lines, family_start, through, order, symmetric, symmetry
     )
     lengths = np.array([len(line) for line in lines], dtype=np.int32)
     return Geometry(
@@ -100,16 +101,14 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
         through=through,
         family_start=np.array(family_start, dtype=np.int32),
         order=np.array(order, dtype=np.int32),
-        symmetric=symmetric if symmetry else 0,
+        symmetric=symmetric,
         source=source,
         swap=swap,
         product=product,
     )
 
 
-def _order(
-    lines: list[list[int]], family_start: list[int], product: bool
-) -> tuple[list[int], int]:
+def _order(lines: list[list[int]], family_start: list[int], product: bool) -> tuple[list[int], int]:
     """The labelling order and how many of its first positions are ranks and files."""
     head: list[int] = []
     if product:
@@ -132,14 +131,15 @@ def _symmetries(
     through: np.ndarray,
     order: list[int],
     symmetric: int,
+    symmetry: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``source`` and ``swap`` for every symmetry but the identity (see :class:`Geometry`).
 
     Each board symmetry maps ranks and files onto ranks and files, so the
     image of the first ``symmetric`` positions is known from them alone.
     """
-    if symmetric == 0:
-        return np.zeros((0, 0), dtype=np.int32), np.zeros(0, dtype=np.int32)
+    if not symmetry or symmetric == 0:
+        return np.zeros((0, symmetric), dtype=np.int32), np.zeros(0, dtype=np.int32)
     families = np.searchsorted(family_start, np.arange(len(lines)), side="right") - 1
     position = {line: p for p, line in enumerate(order)}
     sources: list[list[int]] = []

@@ -188,6 +188,12 @@ def search(  # type: ignore[no-untyped-def]
                     target, label, white, black, family_start, product, table, counts, ps, qs
                 )
                 alive = bound >= target
+            if alive and depth == split:
+                out[written, :depth] = labels[:depth]
+                written += 1
+                if written == out.shape[0]:
+                    return FULL, best, nodes, written
+                alive = False
             if alive and depth == lines:
                 value = 0
                 dark = 0
@@ -200,12 +206,6 @@ def search(  # type: ignore[no-untyped-def]
                 if not maximize:
                     return FOUND, best, nodes, written
                 target = value + 1
-                alive = False
-            if alive and depth == split:
-                out[written, :depth] = labels[:depth]
-                written += 1
-                if written == out.shape[0]:
-                    return FULL, best, nodes, written
                 alive = False
             if alive:
                 line = order[depth]

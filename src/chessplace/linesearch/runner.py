@@ -89,14 +89,25 @@ class LineSearch:
         )
         return int(status), int(best), int(nodes), int(written), witness
 
-    def _split(
-        self, target: int, maximize: bool, shared: np.ndarray
-    ) -> tuple[np.ndarray, Outcome]:
+    def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
+        """Labels (by position) of every node at ``depth`` that the bounds for ``target``
+        and the symmetry check keep."""
+        out = np.zeros((MAX_CHUNKS, max(depth, 1)), dtype=np.int32)
+        shared = np.array([0, target], dtype=np.int64)
+        status, _, _, written, _ = self._call(
+            np.zeros(0, dtype=np.int32), depth, out, False, shared
+        )
+        if status == kernel.FULL:
+            raise ValueError(f"more than {MAX_CHUNKS} nodes at depth {depth}")
+        return out[:written, :depth].copy()
+
+    def _split(self, target: int, maximize: bool, shared: np.ndarray) -> tuple[np.ndarray, Outcome]:
         """Prefixes deep enough to give every thread many chunks (or the whole
         search, on small boards)."""
         g = self.geometry
         empty = np.zeros(0, dtype=np.int32)
-        depth = min(g.lines, 4)
+        deepest = max(g.lines - 1, 0)
+        depth = min(deepest, 4)
         previous = np.zeros((0, 0), dtype=np.int32)
         while True:
             out = np.zeros((MAX_CHUNKS, max(depth, 1)), dtype=np.int32)
@@ -106,14 +117,13 @@ class LineSearch:
             if status == kernel.STOPPED:
                 outcome.complete = False
                 return previous[:0], outcome
-            if status == kernel.FOUND or depth == g.lines:
-                return previous[:0], outcome
             if status == kernel.FULL:
                 return previous, outcome
-            current = out[:written].copy()
-            if written >= CHUNKS_PER_WORKER * self.workers and depth >= g.symmetric // 2:
+            current = out[:written, :depth].copy()
+            enough = written >= CHUNKS_PER_WORKER * self.workers and depth >= g.symmetric // 2
+            if enough or depth == deepest:
                 return current, outcome
-            previous, depth = current, min(g.lines, depth + 2)
+            previous, depth = current, min(deepest, depth + 2)
 
     def _chunks(
         self,
@@ -150,9 +160,7 @@ class LineSearch:
                         shared[0] = 1
                         return
                     state["done"] += 1
-                    control.report(
-                        objective=outcome.value, done=state["done"], total=total
-                    )
+                    control.report(objective=outcome.value, done=state["done"], total=total)
 
         with ThreadPoolExecutor(self.workers) as pool:
             for future in [pool.submit(work) for _ in range(self.workers)]:
