@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
@@ -89,20 +90,9 @@ def _orbit(board: Board, ranks: tuple[int, ...], files: tuple[int, ...]) -> froz
     return frozenset(images)
 
 
-def _rank_files(prefixes: object, rows: int, cols: int) -> set[tuple]:
-    """(ranks, files) of labels by position r0 f0 r1 f1 … (rows, cols interleaved)."""
-    found = set()
-    for labels in prefixes:  # type: ignore[attr-defined]
-        ranks, files, position = [], [], 0
-        for i in range(max(rows, cols)):
-            if i < rows:
-                ranks.append(int(labels[position]))
-                position += 1
-            if i < cols:
-                files.append(int(labels[position]))
-                position += 1
-        found.add((tuple(ranks), tuple(files)))
-    return found
+def _rank_files(prefixes: np.ndarray, rows: int, cols: int) -> set[tuple[tuple[int, ...], ...]]:
+    """(ranks, files) of labels by line: the ranks' lines come first, then the files'."""
+    return {(tuple(map(int, p[:rows])), tuple(map(int, p[rows : rows + cols]))) for p in prefixes}
 
 
 @pytest.mark.parametrize(

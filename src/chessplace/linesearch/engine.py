@@ -38,11 +38,9 @@ class LineSearchEngine(Engine):
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 
-    def __init__(self, symmetry: bool = True, workers: int | None = None) -> None:
-        """``symmetry`` off searches every rank/file labelling (for tests);
-        ``workers`` threads (every core by default)."""
+    def __init__(self, symmetry: bool = True) -> None:
+        """``symmetry`` off searches every rank/file labelling (for tests)."""
         self.symmetry = symmetry
-        self.workers = workers
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task) or lines.refusal(problem)
@@ -56,7 +54,7 @@ class LineSearchEngine(Engine):
 
     def _search(self, problem: Problem) -> tuple[Geometry, LineSearch]:
         g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
-        return g, LineSearch(g, self.workers)
+        return g, LineSearch(g)
 
     def solve(self, problem: Problem, control: Control) -> Result:
         g, search = self._search(problem)

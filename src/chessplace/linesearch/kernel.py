@@ -127,13 +127,14 @@ def search(  # type: ignore[no-untyped-def]
     shared,
     witness,
 ):
-    """Search below ``prefix`` (labels of the first positions) for a labelling with
+    """Search below ``prefix`` (labels by line, -1 for none; the ranks and files
+    labelled are the first positions of ``order``) for a labelling with
     min(white, black) >= ``target``.
 
     With ``maximize`` every such labelling found raises the target to its value
     + 1 and the search goes on; otherwise the first one ends it. Labellings
     found are copied (by line) into ``witness``. At depth ``split`` nodes are
-    not searched but written (labels by position) to the rows of ``out``.
+    not searched but written (labels by line) to the rows of ``out``.
     ``shared[0]`` non-zero asks for a stop; ``shared[1]`` is a target other
     threads reached, read now and then.
 
@@ -158,14 +159,18 @@ def search(  # type: ignore[no-untyped-def]
     taken = np.zeros(lines + 1, dtype=np.int32)
     available = np.zeros(lines + 1, dtype=np.int32)
 
-    base = prefix.shape[0]
-    for p in range(base):
-        line = order[p]
-        colour = prefix[p]
-        _label(line, colour, start, length, members, through, white_dead, black_dead, white, black)
-        label[line] = colour
-        labels[p] = colour
-        counts[family_of[line], colour] += 1
+    base = 0
+    for line in range(prefix.shape[0]):
+        colour = prefix[line]
+        if colour >= 0:
+            _label(
+                line, colour, start, length, members, through, white_dead, black_dead, white, black
+            )
+            label[line] = colour
+            counts[family_of[line], colour] += 1
+            base += 1
+    for p in range(min(base, symmetric)):
+        labels[p] = label[order[p]]
 
     best = -1
     nodes = 0
@@ -189,7 +194,7 @@ def search(  # type: ignore[no-untyped-def]
                 )
                 alive = bound >= target
             if alive and depth == split:
-                out[written, :depth] = labels[:depth]
+                out[written, :] = label
                 written += 1
                 if written == out.shape[0]:
                     return FULL, best, nodes, written

@@ -24,7 +24,7 @@ from chessplace.linesearch.geometry import Geometry
 CHUNKS_PER_WORKER = 256
 """Aim for at least this many chunks per thread, so that the work evens out."""
 
-MAX_CHUNKS = 1 << 17
+MAX_CHUNKS = 1 << 16
 
 
 @dataclass
@@ -90,27 +90,27 @@ class LineSearch:
         return int(status), int(best), int(nodes), int(written), witness
 
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
-        """Labels (by position) of every node at ``depth`` that the bounds for ``target``
-        and the symmetry check keep."""
-        out = np.zeros((MAX_CHUNKS, max(depth, 1)), dtype=np.int32)
+        """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
+        ``target`` and the symmetry check keep."""
+        out = np.zeros((MAX_CHUNKS, self.geometry.lines), dtype=np.int8)
         shared = np.array([0, target], dtype=np.int64)
         status, _, _, written, _ = self._call(
             np.zeros(0, dtype=np.int32), depth, out, False, shared
         )
         if status == kernel.FULL:
             raise ValueError(f"more than {MAX_CHUNKS} nodes at depth {depth}")
-        return out[:written, :depth].copy()
+        return out[:written].copy()
 
     def _split(self, target: int, maximize: bool, shared: np.ndarray) -> tuple[np.ndarray, Outcome]:
         """Prefixes deep enough to give every thread many chunks (or the whole
         search, on small boards)."""
         g = self.geometry
-        empty = np.zeros(0, dtype=np.int32)
+        empty = np.zeros(0, dtype=np.int8)
         deepest = max(g.lines - 1, 0)
         depth = min(deepest, 4)
-        previous = np.zeros((0, 0), dtype=np.int32)
+        previous = np.zeros((0, g.lines), dtype=np.int8)
         while True:
-            out = np.zeros((MAX_CHUNKS, max(depth, 1)), dtype=np.int32)
+            out = np.zeros((MAX_CHUNKS, g.lines), dtype=np.int8)
             status, best, nodes, written, witness = self._call(empty, depth, out, maximize, shared)
             found = best if best >= target else None
             outcome = Outcome(found, witness if found is not None else None, True, nodes)
@@ -119,7 +119,7 @@ class LineSearch:
                 return previous[:0], outcome
             if status == kernel.FULL:
                 return previous, outcome
-            current = out[:written, :depth].copy()
+            current = out[:written].copy()
             enough = written >= CHUNKS_PER_WORKER * self.workers and depth >= g.symmetric // 2
             if enough or depth == deepest:
                 return current, outcome
@@ -136,7 +136,7 @@ class LineSearch:
         lock = threading.Lock()
         state = {"next": 0, "done": 0}
         total = len(prefixes)
-        dummy = np.zeros((1, 1), dtype=np.int32)
+        dummy = np.zeros((1, 1), dtype=np.int8)
 
         def work() -> None:
             while True:

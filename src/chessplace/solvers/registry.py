@@ -32,8 +32,8 @@ ENGINES: dict[str, Engine] = {
 # Preference per task, best first; the first engine that is installed and
 # accepts the problem runs.
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.SOLVE: ("construction", "sat", "cpsat", "exhaustive"),
-    Task.OPTIMIZE: ("sat", "cpsat", "exhaustive"),
+    Task.SOLVE: ("construction", "lines", "sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("lines", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
