@@ -196,7 +196,15 @@ def test_amazon_count_for_ten() -> None:
 
 
 def test_every_engine_is_registered_with_its_tasks() -> None:
-    assert set(ENGINES) == {"construction", "bitboard", "cpsat", "sat", "exhaustive", "heuristic"}
+    assert set(ENGINES) == {
+        "construction",
+        "bitboard",
+        "cpsat",
+        "sat",
+        "exhaustive",
+        "heuristic",
+        "lines",
+    }
     with pytest.raises(NoSolver, match="choose from"):
         solve(puzzles.queens(SQUARE(4)), solver="gurobi")
 

@@ -212,7 +212,17 @@ def test_ctrl_c_to_the_whole_process_group_reports_the_best_armies() -> None:
     import time
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "chessplace", "optimize", "peaceable-queens", "-n", "11"],
+        [
+            sys.executable,
+            "-m",
+            "chessplace",
+            "optimize",
+            "peaceable-queens",
+            "-n",
+            "11",
+            "--solver",
+            "sat",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

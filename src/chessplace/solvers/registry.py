@@ -6,6 +6,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
+from chessplace.linesearch.engine import LineSearchEngine
 from chessplace.problem import Problem
 from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Engine, Task
@@ -24,14 +25,15 @@ ENGINES: dict[str, Engine] = {
         SatEngine(),
         ExhaustiveEngine(),
         HeuristicEngine(),
+        LineSearchEngine(),
     )
 }
 
 # Preference per task, best first; the first engine that is installed and
 # accepts the problem runs.
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.SOLVE: ("construction", "sat", "cpsat", "exhaustive"),
-    Task.OPTIMIZE: ("construction", "sat", "cpsat", "exhaustive"),
+    Task.SOLVE: ("construction", "lines", "sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("construction", "lines", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }

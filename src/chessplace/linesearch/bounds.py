@@ -1,0 +1,100 @@
+"""Upper bounds on min(white, black) below a node of the line search (Numba).
+
+At a node some lines carry a colour. A square is still possible-white when
+no labelled line through it is black (possible-black alike); ``white[l]``
+and ``black[l]`` count those squares on line ``l``. Labelling more lines
+only kills squares, so every bound below holds for the whole subtree.
+
+- Family bound: each square lies on one line of a family, and an unlabelled
+  line ends up white (giving at most its possible-white squares) or black
+  (at most its possible-black ones), never both. The largest
+  min(ΣW, ΣB) with each unlabelled line split fractionally is the
+  fractional knapsack: lines sorted by white/black ratio, whites taken
+  greedily until the two sums cross. It is exact for the relaxation.
+- Product bound: white squares lie in white ranks × white files, black in
+  black × black, so with ranks and files partly labelled
+  min(W, B) <= max over splits of the open ones of min(ab, a'b'); tabulated
+  once per board.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+
+@njit(nogil=True, cache=True)
+def family_bound(first, last, label, white, black, target, ps, qs):  # type: ignore[no-untyped-def]
+    """The fractional bound on min(W, B) from the lines ``first .. last - 1`` of one
+    family; ``ps`` and ``qs`` are scratch. Returns early with a weaker value once
+    it is below ``target``."""
+    w = 0
+    b = 0
+    k = 0
+    open_w = 0
+    open_b = 0
+    for line in range(first, last):
+        p = white[line]
+        q = black[line]
+        if label[line] >= 0 or q == 0:
+            w += p
+            b += q
+        elif p == 0:
+            b += q
+        else:
+            ps[k] = p
+            qs[k] = q
+            k += 1
+            open_w += p
+            open_b += q
+    quick = min(w + open_w, b + open_b)
+    if quick < target or k == 0:
+        return quick
+    for i in range(1, k):  # insertion sort, best white/black ratio first
+        p = ps[i]
+        q = qs[i]
+        j = i - 1
+        while j >= 0 and ps[j] * q < p * qs[j]:
+            ps[j + 1] = ps[j]
+            qs[j + 1] = qs[j]
+            j -= 1
+        ps[j + 1] = p
+        qs[j + 1] = q
+    b += open_b
+    if w >= b:
+        return b
+    for i in range(k):
+        p = ps[i]
+        q = qs[i]
+        if w + p >= b - q:  # the sums cross inside this line
+            return (w * (p + q) + p * (b - w)) // (p + q)
+        w += p
+        b -= q
+    return min(w, b)
+
+
+@njit(nogil=True, cache=True)
+def _product_table(rows, cols):  # type: ignore[no-untyped-def]
+    table = np.zeros((rows + 1, rows + 1, cols + 1, cols + 1), dtype=np.int32)
+    for rw in range(rows + 1):
+        for rb in range(rows + 1 - rw):
+            ru = rows - rw - rb
+            for cw in range(cols + 1):
+                for cb in range(cols + 1 - cw):
+                    cu = cols - cw - cb
+                    best = 0
+                    for x in range(ru + 1):
+                        for y in range(cu + 1):
+                            value = min((rw + x) * (cw + y), (rb + ru - x) * (cb + cu - y))
+                            best = max(best, value)
+                    table[rw, rb, cw, cb] = best
+    return table
+
+
+@cache
+def product_table(rows: int, cols: int) -> np.ndarray:
+    """``table[rw, rb, cw, cb]``: the product bound with ``rw`` white and ``rb`` black
+    ranks, ``cw`` white and ``cb`` black files labelled."""
+    return _product_table(rows, cols)  # type: ignore[no-any-return]

@@ -1,0 +1,93 @@
+"""The ``lines`` engine: peaceable armies of a rider by branch and bound over line colours."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from chessplace.board import Square
+from chessplace.control import Control
+from chessplace.linesearch.geometry import Geometry, geometry
+from chessplace.linesearch.runner import LineSearch
+from chessplace.placement import Placement
+from chessplace.problem import Problem
+from chessplace.result import Result, Status
+from chessplace.solvers import lines
+from chessplace.solvers.base import Engine, Task
+
+MAX_SIDE = 32
+
+GUESS_RUNS = 4
+"""Annealing runs whose best armies ``optimize`` starts from."""
+
+
+def placement_of(problem: Problem, g: Geometry, labels: np.ndarray) -> Placement:
+    """The filled placement of a labelling (by line), trimmed to the armies' counts."""
+    board = problem.board
+    armies: tuple[list[Square], list[Square]] = ([], [])
+    for s in range(board.size):
+        colours = {int(labels[line]) for line in g.through[s]}
+        if len(colours) == 1:
+            armies[1 - colours.pop()].append(board.at(s))
+    return lines.trimmed(Placement.from_squares(problem, armies))
+
+
+class LineSearchEngine(Engine):
+    name = "lines"
+    summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
+    package = "numba"
+    module = "numba"
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
+
+    def __init__(self, symmetry: bool = True) -> None:
+        """``symmetry`` off searches every rank/file labelling (for tests)."""
+        self.symmetry = symmetry
+
+    def refusal(self, problem: Problem, task: Task) -> str | None:
+        reason = super().refusal(problem, task) or lines.refusal(problem)
+        if reason:
+            return reason
+        if any(army.fixed for army in problem.armies) or not problem.equal_armies:
+            return "lines searches equal armies only (no --white)"
+        if max(problem.board.rows, problem.board.cols) > MAX_SIDE:
+            return f"lines searches boards up to {MAX_SIDE} on a side"
+        return None
+
+    def _search(self, problem: Problem) -> tuple[Geometry, LineSearch]:
+        g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
+        return g, LineSearch(g)
+
+    def solve(self, problem: Problem, control: Control) -> Result:
+        g, search = self._search(problem)
+        target = max(army.minimum for army in problem.armies)
+        outcome = search.run(target, False, control)
+        if outcome.labels is not None:
+            return Result(Status.FEASIBLE, self.name, placement_of(problem, g, outcome.labels))
+        if not outcome.complete:
+            return Result(Status.UNKNOWN, self.name)
+        return Result(Status.INFEASIBLE, self.name)
+
+    def optimize(self, problem: Problem, control: Control) -> Result:
+        free = problem.without_counts()
+        g, search = self._search(free)
+        best = _first_guess(free, control)
+        bound = lines.upper_bound(free)
+        if best is not None:
+            control.report(objective=best.objective, bound=bound, placement=best)
+        outcome = search.run(0 if best is None else best.objective + 1, True, control)
+        if outcome.labels is not None:
+            best = placement_of(free, g, outcome.labels)
+            control.report(objective=best.objective, bound=bound, placement=best)
+        if best is None:
+            return Result(Status.UNKNOWN, self.name, bound=bound)
+        if not outcome.complete:
+            return Result(Status.FEASIBLE, self.name, best, objective=best.objective, bound=bound)
+        return Result(
+            Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
+        )
+
+
+def _first_guess(problem: Problem, control: Control) -> Placement | None:
+    """The best armies of a few annealing runs, to start the proof from."""
+    from chessplace.solvers.heuristic import search
+
+    return search(problem, control, runs=GUESS_RUNS)

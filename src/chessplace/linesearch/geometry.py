@@ -1,0 +1,163 @@
+"""The lines of a rider's board as arrays for the compiled search.
+
+Every line along each of the piece's ride directions is kept, one-square
+lines included, so that each square lies on exactly one line of every
+*family* (one family per direction): a family's counts then add up to the
+whole board. A one-square line constrains nothing and the search labels it
+like any other.
+
+The search labels lines in ``order``: ranks and files interleaved first
+(r0, f0, r1, f1, …) when the piece rides both, then every other line,
+longest first. Its first ``symmetric`` positions (the ranks and files) are
+the ones the symmetry check compares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from chessplace.board import Board
+from chessplace.pieces import Piece
+
+Direction = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Lines grouped by family, the search order and the symmetries on it.
+
+    ``members[start[l] : start[l] + length[l]]`` are the squares of line ``l``;
+    ``through[s, f]`` is the line of family ``f`` through square ``s``; family
+    ``f`` owns lines ``family_start[f] .. family_start[f + 1] - 1``. ``order[p]``
+    is the line labelled at depth ``p``; for each symmetry ``g`` (colour swap
+    ``swap[g]``), position ``p < symmetric`` of the image labelling carries the
+    label of position ``source[g, p]``, complemented when ``swap[g]``.
+    ``product`` is true when families 0 and 1 are the ranks and the files.
+    """
+
+    board: Board
+    start: np.ndarray
+    length: np.ndarray
+    members: np.ndarray
+    through: np.ndarray
+    family_start: np.ndarray
+    order: np.ndarray
+    symmetric: int
+    source: np.ndarray
+    swap: np.ndarray
+    product: bool
+
+    @property
+    def lines(self) -> int:
+        return len(self.length)
+
+    def squares(self, line: int) -> np.ndarray:
+        first = int(self.start[line])
+        return self.members[first : first + int(self.length[line])]
+
+
+def half_directions(piece: Piece) -> list[Direction]:
+    """One direction of each ride line, ranks (1, 0) and files (0, 1) first."""
+    halves = {d if d > (0, 0) else (-d[0], -d[1]) for d in piece.ride_directions}
+    return sorted(halves, key=lambda d: (d not in ((1, 0), (0, 1)), d != (1, 0), d))
+
+
+@cache
+def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
+    """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetries, so
+    every rank/file labelling is searched)."""
+    directions = half_directions(piece)
+    lines: list[list[int]] = []
+    family_start = [0]
+    for dx, dy in directions:
+        for x, y in board.squares():
+            if board.contains((x - dx, y - dy)):
+                continue  # not the first square of its line
+            line = []
+            while board.contains((x, y)):
+                line.append(board.index((x, y)))
+                x, y = x + dx, y + dy
+            lines.append(line)
+        family_start.append(len(lines))
+    through = np.zeros((board.size, len(directions)), dtype=np.int32)
+    for f in range(len(directions)):
+        for index in range(family_start[f], family_start[f + 1]):
+            for square in lines[index]:
+                through[square, f] = index
+    product = directions[:2] == [(1, 0), (0, 1)]
+    order, symmetric = _order(lines, family_start, product)
+    source, swap = _symmetries(
+        board, directions, lines, family_start, through, order, symmetric, symmetry
+    )
+    lengths = np.array([len(line) for line in lines], dtype=np.int32)
+    return Geometry(
+        board=board,
+        start=np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int32),
+        length=lengths,
+        members=np.array([s for line in lines for s in line], dtype=np.int32),
+        through=through,
+        family_start=np.array(family_start, dtype=np.int32),
+        order=np.array(order, dtype=np.int32),
+        symmetric=symmetric,
+        source=source,
+        swap=swap,
+        product=product,
+    )
+
+
+def _order(lines: list[list[int]], family_start: list[int], product: bool) -> tuple[list[int], int]:
+    """The labelling order and how many of its first positions are ranks and files."""
+    head: list[int] = []
+    if product:
+        ranks = list(range(family_start[0], family_start[1]))
+        files = list(range(family_start[1], family_start[2]))
+        for i in range(max(len(ranks), len(files))):
+            head += ranks[i : i + 1] + files[i : i + 1]
+    rest = [index for index in range(len(lines)) if index not in set(head)]
+    families = np.searchsorted(family_start, rest, side="right") - 1
+    position = {index: index - family_start[f] for index, f in zip(rest, families, strict=True)}
+    rest.sort(key=lambda index: (-len(lines[index]), position[index], index))
+    return head + rest, len(head)
+
+
+def _symmetries(
+    board: Board,
+    directions: list[Direction],
+    lines: list[list[int]],
+    family_start: list[int],
+    through: np.ndarray,
+    order: list[int],
+    symmetric: int,
+    symmetry: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``source`` and ``swap`` for every symmetry but the identity (see :class:`Geometry`).
+
+    Each board symmetry maps ranks and files onto ranks and files, so the
+    image of the first ``symmetric`` positions is known from them alone.
+    """
+    if not symmetry or symmetric == 0:
+        return np.zeros((0, symmetric), dtype=np.int32), np.zeros(0, dtype=np.int32)
+    families = np.searchsorted(family_start, np.arange(len(lines)), side="right") - 1
+    position = {line: p for p, line in enumerate(order)}
+    sources: list[list[int]] = []
+    swaps: list[int] = []
+    for k, g in enumerate(board.symmetries()):
+        image = []
+        for line, f in zip(lines, families, strict=True):
+            dx, dy = directions[f]
+            (x0, y0), (x1, y1) = g((0, 0)), g((dx, dy))
+            turned = (x1 - x0, y1 - y0)
+            f_image = directions.index(max(turned, (-turned[0], -turned[1])))
+            image.append(int(through[board.index(g(board.at(line[0]))), f_image]))
+        preimage = {image[line]: line for line in range(len(lines))}
+        source = [position[preimage[order[p]]] for p in range(symmetric)]
+        if max(source) >= symmetric:
+            raise AssertionError("a board symmetry must map ranks and files to ranks and files")
+        for swap in (0, 1):
+            if k > 0 or swap:
+                sources.append(source)
+                swaps.append(swap)
+    return np.array(sources, dtype=np.int32), np.array(swaps, dtype=np.int32)

@@ -1,0 +1,151 @@
+"""The ``lines`` engine: branch and bound over line labellings for peaceable riders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
+from chessplace.control import Control
+from chessplace.linesearch.geometry import geometry
+from chessplace.linesearch.runner import LineSearch
+from chessplace.pieces import QUEEN, ROOK
+from chessplace.reference import known
+from chessplace.solvers.base import Task
+from chessplace.solvers.registry import ENGINES
+from tests.conftest import assert_valid
+
+SQUARE = Board.square
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_optimize_proves_a250000(n: int) -> None:
+    result = optimize(puzzles.peaceable_queens(SQUARE(n)), solver="lines")
+    assert result.status is Status.OPTIMAL
+    assert result.objective == result.bound == known("A250000", n)
+    assert assert_valid(result).army_sizes == (result.objective, result.objective)
+
+
+SMALL = [
+    *(
+        puzzles.peaceable(board, piece_from_text("R"))
+        for board in (Board(3, 4), Board(4, 3), Board(2, 5), SQUARE(4), Board(3, 5))
+    ),
+    *(
+        puzzles.peaceable(board, piece_from_text("B"))
+        for board in (Board(3, 4), Board(4, 3), Board(2, 5), SQUARE(3), Board(2, 6))
+    ),
+    puzzles.peaceable_queens(Board(3, 5)),
+    puzzles.peaceable_queens(SQUARE(4)),
+    puzzles.peaceable(Board(3, 4), piece_from_text("NN")),
+]
+
+
+@pytest.mark.parametrize("problem", SMALL, ids=[p.describe() for p in SMALL])
+def test_agrees_with_sat_and_exhaustive(problem: Problem) -> None:
+    oracle = optimize(problem, solver="exhaustive")
+    by_lines = optimize(problem, solver="lines")
+    assert by_lines.status is Status.OPTIMAL
+    assert by_lines.objective == oracle.objective == optimize(problem, solver="sat").objective
+    assert min(assert_valid(by_lines).army_sizes) == by_lines.objective
+
+
+@pytest.mark.parametrize("n", range(3, 9))
+def test_checks_at_and_beyond_the_optimum(n: int) -> None:
+    best = known("A250000", n)
+    problem = puzzles.peaceable_queens(SQUARE(n))
+    found = solve(problem.with_counts(at_least=best), solver="lines")
+    assert found.status is Status.FEASIBLE
+    assert min(assert_valid(found).army_sizes) >= best
+    exact = solve(problem.with_counts(exactly=best), solver="lines")
+    assert assert_valid(exact).army_sizes == (best, best)
+    assert solve(problem.with_counts(at_least=best + 1), solver="lines").status is (
+        Status.INFEASIBLE
+    )
+
+
+def _rank_file_image(
+    board: Board, symmetry_index: int, ranks: tuple[int, ...], files: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ranks and files coloured by mapping each rank and file's squares by a board symmetry."""
+    g = board.symmetries()[symmetry_index]
+    new_ranks = [-1] * board.rows
+    new_files = [-1] * board.cols
+    for kind, colours in (("rank", ranks), ("file", files)):
+        for i, colour in enumerate(colours):
+            a, b = ((0, i), (1, i)) if kind == "rank" else ((i, 0), (i, 1))
+            (x0, y0), (_, y1) = g(a), g(b)
+            if y0 == y1:
+                new_ranks[y0] = colour
+            else:
+                new_files[x0] = colour
+    return tuple(new_ranks), tuple(new_files)
+
+
+def _orbit(board: Board, ranks: tuple[int, ...], files: tuple[int, ...]) -> frozenset:
+    images = set()
+    for k in range(len(board.symmetries())):
+        r, f = _rank_file_image(board, k, ranks, files)
+        images |= {(r, f), (tuple(1 - c for c in r), tuple(1 - c for c in f))}
+    return frozenset(images)
+
+
+def _rank_files(prefixes: np.ndarray, rows: int, cols: int) -> set[tuple[tuple[int, ...], ...]]:
+    """(ranks, files) of labels by line: the ranks' lines come first, then the files'."""
+    return {(tuple(map(int, p[:rows])), tuple(map(int, p[rows : rows + cols]))) for p in prefixes}
+
+
+@pytest.mark.parametrize(
+    ("board", "piece"),
+    [
+        (SQUARE(4), QUEEN),
+        (SQUARE(5), QUEEN),
+        (SQUARE(6), QUEEN),
+        (Board(3, 5), QUEEN),
+        (Board(4, 5), ROOK),
+    ],
+)
+def test_symmetry_cut_keeps_every_orbit(board: Board, piece: object) -> None:
+    """With target 0 no bound cuts, so the rank/file labellings kept with the symmetry
+    check must meet every orbit of all 2^(rows+cols) of them, and be far fewer."""
+    depth = board.rows + board.cols
+    everything = _rank_files(
+        LineSearch(geometry(board, piece, False), 1).prefixes(depth), board.rows, board.cols
+    )
+    assert len(everything) == 2**depth
+    kept = _rank_files(
+        LineSearch(geometry(board, piece, True), 1).prefixes(depth), board.rows, board.cols
+    )
+    orbits = {_orbit(board, *labelling) for labelling in everything}
+    assert {_orbit(board, *labelling) for labelling in kept} == orbits
+    assert len(kept) < len(everything) // 4
+
+
+@pytest.mark.parametrize("n", range(2, 8))
+def test_symmetry_cut_keeps_the_optimum(n: int) -> None:
+    problem = puzzles.peaceable_queens(SQUARE(n))
+    without = ENGINES["lines"].__class__(symmetry=False).optimize(problem, Control())
+    assert without.status is Status.OPTIMAL
+    assert without.objective == known("A250000", n)
+
+
+def test_refuses_what_the_line_model_does_not_cover() -> None:
+    engine = ENGINES["lines"]
+    for problem in (
+        puzzles.peaceable_queens(SQUARE(5), white=3),
+        puzzles.peaceable_queens(SQUARE(5), armies=3),
+        puzzles.peaceable(SQUARE(5), piece_from_text("N")),
+        puzzles.peaceable(SQUARE(5), piece_from_text("QN")),
+        puzzles.queens(SQUARE(5)),
+    ):
+        assert engine.refusal(problem, Task.OPTIMIZE) is not None
+    assert engine.refusal(puzzles.peaceable_queens(SQUARE(5)), Task.COUNT) is not None
+
+
+def test_time_limit_answers_the_best_armies() -> None:
+    problem = puzzles.peaceable_queens(SQUARE(17))
+    control = Control(2)
+    result = optimize(problem, solver="lines", control=control)
+    assert result.status is Status.FEASIBLE
+    assert min(assert_valid(result).army_sizes) == result.objective
+    assert control.elapsed() < 2 + 10
