@@ -210,6 +210,9 @@ def test_huge_and_zero_ranges_ride(capsys: pytest.CaptureFixture[str]) -> None:
 def test_an_unreachable_dask_scheduler_is_one_line() -> None:
     args = ("count", "queens", "-n", "12", "--dask", "127.0.0.1:1", "--time-limit", "3")
     code, out, err, seconds = cli(*args, timeout=3 + 2 * SLACK)
+    assert seconds < 3 + SLACK
+    if code == 3:  # a loaded machine: the time limit came before the connection gave up
+        assert "stopped before an answer" in out and "Traceback" not in err
+        return
     assert code == 2 and out == ""
     assert "Dask scheduler" in one_line_error(err)
-    assert seconds < 3 + SLACK

@@ -116,7 +116,7 @@ def _lasting_child(parent: int, seconds: float) -> Callable[[], bool]:
 
 
 def test_sat_children_die_with_a_killed_parent() -> None:
-    with _command("optimize", "peaceable-queens", "-n", "12") as run:
+    with _command("optimize", "peaceable-queens", "-n", "12", "--solver", "sat") as run:
         parent = run.process.pid
         run.wait_for(_lasting_child(parent, 2), 60)
         run.process.kill()
@@ -126,7 +126,7 @@ def test_sat_children_die_with_a_killed_parent() -> None:
 
 
 def test_sigterm_stops_an_optimisation_with_the_best_armies_so_far() -> None:
-    with _command("optimize", "peaceable-queens", "-n", "11", "--json") as run:
+    with _command("optimize", "peaceable-queens", "-n", "11", "--solver", "sat", "--json") as run:
         parent = run.process.pid
         run.wait_for(lambda: any("best" in line for line in run.err), 60)
         run.wait_for(_lasting_child(parent, 1), 30)  # SAT children at work
