@@ -96,7 +96,8 @@ def _bound(target, label, white, black, family_start, product, table, counts, ps
         best = table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]]
         if best < target:
             return best
-    for f in range(family_start.shape[0] - 2, -1, -1):  # diagonals first: they cut most
+    last = 2 if product else 0  # the product bound subsumes the rank and file ones
+    for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
         value = family_bound(
             family_start[f], family_start[f + 1], label, white, black, target, ps, qs
         )
