@@ -8,8 +8,8 @@ like any other.
 
 The search labels lines in ``order``: ranks and files interleaved first,
 from the edges inward (r0, f0, r(n-1), f(n-1), r1, f1, …) when the piece
-rides both, then every other line, longest first. Its first ``symmetric`` positions (the ranks and files) are
-the ones the symmetry check compares.
+rides both, then every other line, longest first. Its first ``symmetric``
+positions (the ranks and files) are the ones the symmetry check compares.
 """
 
 from __future__ import annotations
