@@ -232,6 +232,13 @@ class LineSearch:
                 future.result()
         if state["done"] < total and (maximize or outcome.value is None):
             outcome.complete = False
+        resumed = f", {outcome.resumed:,} chunks from the checkpoint" if outcome.resumed else ""
+        control.report(
+            objective=outcome.value,
+            done=state["done"],
+            total=total,
+            message=f"{outcome.nodes:,} nodes in {total:,} chunks{resumed}",
+        )
         return outcome
 
 
