@@ -91,7 +91,7 @@ class LineSearch:
             if outcome.value is not None and not maximize:
                 return outcome
             with control.interrupting(lambda: shared.__setitem__(0, 1)):
-                prefixes = self.prefixes(depth, int(shared[1]), shared)
+                prefixes, outcome.nodes = self._split(depth, shared)
                 if prefixes is None:
                     outcome.complete = False
                     return outcome
@@ -146,22 +146,25 @@ class LineSearch:
         )
         return int(status), int(best), int(nodes), int(written), int(target), witness
 
-    def prefixes(
-        self, depth: int, target: int = 0, shared: np.ndarray | None = None
-    ) -> np.ndarray | None:
+    def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
-        ``target`` and the symmetry check keep; ``None`` when ``shared`` asked for a stop."""
+        ``target`` and the symmetry check keep."""
+        rows, _ = self._split(depth, np.array([0, target], dtype=np.int64))
+        assert rows is not None
+        return rows
+
+    def _split(self, depth: int, shared: np.ndarray) -> tuple[np.ndarray | None, int]:
+        """:meth:`prefixes` for the target ``shared[1]``, and the nodes visited;
+        ``None`` for the rows when ``shared[0]`` asked for a stop."""
         out = np.zeros((MAX_CHUNKS, self.geometry.lines), dtype=np.int8)
-        if shared is None:
-            shared = np.array([0, target], dtype=np.int64)
-        status, _, _, written, _, _ = self._call(
+        status, _, nodes, written, _, _ = self._call(
             np.zeros(0, dtype=np.int8), depth, out, False, shared
         )
         if status == kernel.FULL:
             raise ValueError(f"more than {MAX_CHUNKS} nodes at depth {depth}")
         if status == kernel.STOPPED:
-            return None
-        return out[:written].copy()
+            return None, nodes
+        return out[:written].copy(), nodes
 
     def split_depth(self) -> int:
         """The shallowest even depth (from 4) with at least :data:`MIN_CHUNKS` nodes
@@ -170,10 +173,9 @@ class LineSearch:
         depth = min(deepest, 4)
         while depth < deepest:
             try:
-                nodes = self.prefixes(depth)
+                if len(self.prefixes(depth)) >= MIN_CHUNKS:
+                    break
             except ValueError:  # more than MAX_CHUNKS
-                break
-            if nodes is not None and len(nodes) >= MIN_CHUNKS:
                 break
             depth = min(deepest, depth + 2)
         return depth
