@@ -1,9 +1,11 @@
 """Peaceable queens: the ``lines`` engine against ``sat``, one after the other, in one script.
 
-For each n both engines prove a(n) (OEIS A250000) with ``optimize`` under a
+For each n each engine proves a(n) (OEIS A250000) with ``optimize`` under a
 per-run time limit; the table gives the seconds (``> limit`` where a run did
-not finish), the value each reached, and the ratio sat / lines. Every answer
-is verified by the api; proven values are checked against OEIS.
+not finish, with the value reached), the nodes the line search visited, and
+the ratio sat / lines. Every answer is verified by the api; proven values
+are checked against OEIS. The seconds against n go to
+benchmarks/out/linesearch.png.
 
     python benchmarks/linesearch.py [--min-n 8] [--max-n 12] [--time-limit 900]
                                     [--engines lines,sat]
@@ -12,23 +14,40 @@ is verified by the api; proven values are checked against OEIS.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
 from chessplace import Board, Status, optimize, puzzles
+from chessplace.control import Control, Progress
 from chessplace.reference import known
+from plotting import log_plot
+
+STYLES = {"lines": "o-", "sat": "s--"}
+NODES = re.compile(r"([\d,]+) nodes")
 
 
-def timed(engine: str, n: int, limit: float) -> tuple[float | None, int | None]:
-    """Seconds to prove a(n) with ``engine`` (``None`` past the limit) and the value reached."""
+def timed(engine: str, n: int, limit: float) -> tuple[float | None, int | None, int | None]:
+    """Seconds to prove a(n) with ``engine`` (``None`` past the limit), the value reached
+    and the nodes the line search reported (``None`` for other engines)."""
+    messages: list[str] = []
+
+    def listen(progress: Progress) -> None:
+        if progress.message:
+            messages.append(progress.message)
+
     started = time.perf_counter()
-    result = optimize(puzzles.peaceable_queens(Board.square(n)), solver=engine, time_limit=limit)
+    result = optimize(
+        puzzles.peaceable_queens(Board.square(n)), solver=engine, control=Control(limit, listen)
+    )
     seconds = time.perf_counter() - started
+    counted = [int(m.group(1).replace(",", "")) for m in map(NODES.match, messages) if m]
+    nodes = counted[-1] if counted else None
     if result.status is not Status.OPTIMAL:
-        return None, result.objective
+        return None, result.objective, nodes
     if result.objective != known("A250000", n):
         sys.exit(f"{engine} proved {result.objective} for n = {n}, OEIS says {known('A250000', n)}")
-    return seconds, result.objective
+    return seconds, result.objective, nodes
 
 
 def main() -> None:
@@ -40,19 +59,34 @@ def main() -> None:
     args = parser.parse_args()
     engines = args.engines.split(",")
     timed("lines", 4, args.time_limit)  # load the compiled kernels before timing
-    print(f"| n | a(n) | {' | '.join(engines)} | sat / lines |")
-    print(f"| --- | --- | {' | '.join('---' for _ in engines)} | --- |")
+    print(f"| n | a(n) | {' | '.join(engines)} | lines nodes | sat / lines |")
+    print(f"| --- | --- | {' | '.join('---' for _ in engines)} | --- | --- |")
+    proven: dict[str, tuple[list[int], list[float]]] = {engine: ([], []) for engine in engines}
     for n in range(args.min_n, args.max_n + 1):
-        cells, seconds = [], {}
+        cells, seconds, nodes = [], {}, None
         for engine in engines:
-            took, value = timed(engine, n, args.time_limit)
+            took, value, counted = timed(engine, n, args.time_limit)
             seconds[engine] = took
+            nodes = counted if engine == "lines" else nodes
+            if took is not None:
+                proven[engine][0].append(n)
+                proven[engine][1].append(took)
             cells.append(
                 f"{took:.2f} s" if took is not None else f"> {args.time_limit:g} s ({value})"
             )
         both = seconds.get("lines"), seconds.get("sat")
         ratio = f"{both[1] / both[0]:.1f}×" if both[0] and both[1] else ""
-        print(f"| {n} | {known('A250000', n)} | {' | '.join(cells)} | {ratio} |", flush=True)
+        shown = f"{nodes:,}" if nodes is not None else ""
+        print(
+            f"| {n} | {known('A250000', n)} | {' | '.join(cells)} | {shown} | {ratio} |",
+            flush=True,
+        )
+    log_plot(
+        "linesearch",
+        "Peaceable queens: seconds to prove a(n)",
+        "seconds",
+        [(e, ns, ys, STYLES.get(e, "^:")) for e, (ns, ys) in proven.items() if ns],
+    )
 
 
 if __name__ == "__main__":

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
-from chessplace.control import Control
+from chessplace.control import Control, Progress
+from chessplace.linesearch.checkpoint import CheckpointMismatch
+from chessplace.linesearch.engine import LineSearchEngine
 from chessplace.linesearch.geometry import geometry
 from chessplace.linesearch.runner import LineSearch
 from chessplace.pieces import QUEEN, ROOK
@@ -149,3 +154,62 @@ def test_time_limit_answers_the_best_armies() -> None:
     assert result.status is Status.FEASIBLE
     assert min(assert_valid(result).army_sizes) == result.objective
     assert control.elapsed() < 2 + 10
+
+
+def _stopping_after(chunks: int) -> Control:
+    """A control that stops the run once ``chunks`` chunks are done."""
+
+    def watch(progress: Progress) -> None:
+        if progress.done is not None and progress.done >= chunks:
+            control.stop()
+
+    control = Control(on_progress=watch)
+    return control
+
+
+def _first_done(runs: list[Progress]) -> int:
+    return next(p.done for p in runs if p.done is not None)
+
+
+def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    problem = puzzles.peaceable_queens(SQUARE(8))
+    path = tmp_path / "a8.jsonl"
+    stopped = LineSearchEngine(checkpoint=path).optimize(problem, _stopping_after(300))
+    assert stopped.status is not Status.OPTIMAL
+    recorded = len(path.read_text().splitlines())
+    assert recorded > 300  # the header, the annealed armies and every finished chunk
+    seen: list[Progress] = []
+    resumed = LineSearchEngine(checkpoint=path).optimize(problem, Control(on_progress=seen.append))
+    assert resumed.status is Status.OPTIMAL
+    assert resumed.objective == known("A250000", 8)
+    assert min(assert_valid(resumed).army_sizes) == resumed.objective
+    assert _first_done(seen) >= 300  # those chunks were not searched again
+
+
+def test_a_tampered_record_is_searched_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    g = geometry(SQUARE(7), QUEEN)
+    path = tmp_path / "a7.jsonl"
+    target = known("A250000", 7) + 1
+    assert LineSearch(g, 1, path).run(target, False, Control()).complete
+    lines = path.read_text().splitlines()
+    total = len(lines) - 1
+    record = json.loads(lines[1])
+    lines[1] = json.dumps(record | {"below": record["below"] - 1})  # edited
+    foreign = tmp_path / "a7b.jsonl"
+    LineSearch(geometry(Board(7, 8), QUEEN), 1, foreign).run(target, False, Control())
+    lines[2] = foreign.read_text().splitlines()[2]  # from another search
+    path.write_text("\n".join(lines) + "\n")
+    again = LineSearch(g, 1, path).run(target, False, Control())
+    assert again.complete and again.value is None
+    assert again.resumed == total - 2 and again.nodes > 0
+    assert "line 2" in caplog.text and "line 3" in caplog.text
+    assert len(path.read_text().splitlines()) == total + 1  # rewritten, then recomputed
+
+
+def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "a6.jsonl"
+    LineSearch(geometry(SQUARE(6), QUEEN), 1, path).run(6, False, Control())
+    with pytest.raises(CheckpointMismatch):
+        LineSearch(geometry(SQUARE(7), QUEEN), 1, path).run(6, False, Control())

@@ -142,6 +142,14 @@ def _render_arguments(parser: argparse.ArgumentParser, *flags: str, required: bo
     )
 
 
+def _checkpoint_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record finished subproblems; resume from them after an interruption",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -151,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     _count_arguments(solve)
     _solver_arguments(solve, heuristic=True)
     _render_arguments(solve, "--render")
+    _checkpoint_argument(solve)
 
     optimize = commands.add_parser(
         "optimize", help="most pieces (fewest for domination), with a proof"
@@ -158,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     _puzzle_arguments(optimize)
     _solver_arguments(optimize, heuristic=True)
     _render_arguments(optimize, "--render")
+    _checkpoint_argument(optimize)
 
     count = commands.add_parser("count", help="count placements, all and up to symmetry")
     _puzzle_arguments(count)
@@ -186,11 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster",
     )
-    count.add_argument(
-        "--checkpoint",
-        metavar="FILE",
-        help="record finished subproblems; resume from them after an interruption",
-    )
+    _checkpoint_argument(count)
 
     verify = commands.add_parser("verify", help="check a placement and name every attack")
     _puzzle_arguments(verify)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from chessplace.board import Square
@@ -31,6 +33,16 @@ def placement_of(problem: Problem, g: Geometry, labels: np.ndarray) -> Placement
     return lines.trimmed(Placement.from_squares(problem, armies))
 
 
+def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
+    """A labelling (by line) whose value is at least the smaller army of ``placement``:
+    each line takes the colour of the pieces on it (black on lines without any)."""
+    labels = np.zeros(g.lines, dtype=np.int32)
+    board = placement.problem.board
+    for square in placement.armies[0]:
+        labels[g.through[board.index(square)]] = 1
+    return labels
+
+
 class LineSearchEngine(Engine):
     name = "lines"
     summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
@@ -38,9 +50,11 @@ class LineSearchEngine(Engine):
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 
-    def __init__(self, symmetry: bool = True) -> None:
-        """``symmetry`` off searches every rank/file labelling (for tests)."""
+    def __init__(self, symmetry: bool = True, checkpoint: Path | None = None) -> None:
+        """``symmetry`` off searches every rank/file labelling (for tests);
+        ``checkpoint`` names a file of finished chunks to resume from and add to."""
         self.symmetry = symmetry
+        self.checkpoint = checkpoint
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task) or lines.refusal(problem)
@@ -54,7 +68,7 @@ class LineSearchEngine(Engine):
 
     def _search(self, problem: Problem) -> tuple[Geometry, LineSearch]:
         g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
-        return g, LineSearch(g)
+        return g, LineSearch(g, checkpoint=self.checkpoint)
 
     def solve(self, problem: Problem, control: Control) -> Result:
         g, search = self._search(problem)
@@ -73,7 +87,8 @@ class LineSearchEngine(Engine):
         bound = lines.upper_bound(free)
         if best is not None:
             control.report(objective=best.objective, bound=bound, placement=best)
-        outcome = search.run(0 if best is None else best.objective + 1, True, control)
+        known = None if best is None else labels_of(g, best)
+        outcome = search.run(0 if best is None else best.objective + 1, True, control, known)
         if outcome.labels is not None:
             best = placement_of(free, g, outcome.labels)
             control.report(objective=best.objective, bound=bound, placement=best)

@@ -6,10 +6,10 @@ lines included, so that each square lies on exactly one line of every
 whole board. A one-square line constrains nothing and the search labels it
 like any other.
 
-The search labels lines in ``order``: ranks and files interleaved first
-(r0, f0, r1, f1, …) when the piece rides both, then every other line,
-longest first. Its first ``symmetric`` positions (the ranks and files) are
-the ones the symmetry check compares.
+The search labels lines in ``order``: ranks and files interleaved first,
+from the edges inward (r0, f0, r(n-1), f(n-1), r1, f1, …) when the piece
+rides both, then every other line, longest first. Its first ``symmetric``
+positions (the ranks and files) are the ones the symmetry check compares.
 """
 
 from __future__ import annotations
@@ -112,8 +112,8 @@ def _order(lines: list[list[int]], family_start: list[int], product: bool) -> tu
     """The labelling order and how many of its first positions are ranks and files."""
     head: list[int] = []
     if product:
-        ranks = list(range(family_start[0], family_start[1]))
-        files = list(range(family_start[1], family_start[2]))
+        ranks = _inward(list(range(family_start[0], family_start[1])))
+        files = _inward(list(range(family_start[1], family_start[2])))
         for i in range(max(len(ranks), len(files))):
             head += ranks[i : i + 1] + files[i : i + 1]
     rest = [index for index in range(len(lines)) if index not in set(head)]
@@ -121,6 +121,13 @@ def _order(lines: list[list[int]], family_start: list[int], product: bool) -> tu
     position = {index: index - family_start[f] for index, f in zip(rest, families, strict=True)}
     rest.sort(key=lambda index: (-len(lines[index]), position[index], index))
     return head + rest, len(head)
+
+
+def _inward(lines: list[int]) -> list[int]:
+    """Edge lines first, in opposite pairs: 0, n-1, 1, n-2, … (a reflection swaps the
+    two of a pair, so the symmetry check compares them early)."""
+    pairs = zip(lines, reversed(lines), strict=True)
+    return [line for a, b in list(pairs)[: (len(lines) + 1) // 2] for line in dict.fromkeys((a, b))]
 
 
 def _symmetries(

@@ -96,7 +96,8 @@ def _bound(target, label, white, black, family_start, product, table, counts, ps
         best = table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]]
         if best < target:
             return best
-    for f in range(family_start.shape[0] - 2, -1, -1):  # diagonals first: they cut most
+    last = 2 if product else 0  # the product bound subsumes the rank and file ones
+    for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
         value = family_bound(
             family_start[f], family_start[f + 1], label, white, black, target, ps, qs
         )
@@ -138,7 +139,9 @@ def search(  # type: ignore[no-untyped-def]
     ``shared[0]`` non-zero asks for a stop; ``shared[1]`` is a target other
     threads reached, read now and then.
 
-    Returns ``(status, best value found or -1, nodes, prefixes written)``.
+    Returns ``(status, best value found or -1, nodes, prefixes written, target)``:
+    once the subtree is exhausted, every labelling in it is below the final
+    ``target``.
     """
     lines = length.shape[0]
     families = family_start.shape[0] - 1
@@ -182,7 +185,7 @@ def search(  # type: ignore[no-untyped-def]
             nodes += 1
             if (nodes & CHECK_EVERY) == 0:
                 if shared[0] != 0:
-                    return STOPPED, best, nodes, written
+                    return STOPPED, best, nodes, written, target
                 if shared[1] > target:
                     target = shared[1]
             alive = True
@@ -197,7 +200,7 @@ def search(  # type: ignore[no-untyped-def]
                 out[written, :] = label
                 written += 1
                 if written == out.shape[0]:
-                    return FULL, best, nodes, written
+                    return FULL, best, nodes, written, target
                 alive = False
             if alive and depth == lines:
                 value = 0
@@ -209,7 +212,7 @@ def search(  # type: ignore[no-untyped-def]
                 best = max(best, value)
                 witness[:] = label
                 if not maximize:
-                    return FOUND, best, nodes, written
+                    return FOUND, best, nodes, written, target
                 target = value + 1
                 alive = False
             if alive:
@@ -232,7 +235,7 @@ def search(  # type: ignore[no-untyped-def]
                 continue
         else:
             if depth == base:
-                return EXHAUSTED, best, nodes, written
+                return EXHAUSTED, best, nodes, written, target
             depth -= 1
             line = order[depth]
             colour = label[line]

@@ -1,28 +1,35 @@
 """Cut the line search into chunks and run them on threads over every core.
 
-A first, shallow search writes the labels of every node that survives the
-bounds and the symmetry check at a split depth; each such prefix is one
-chunk, searched to the end by one compiled call (``nogil``, so threads run
-truly in parallel). Threads share the best value found (so a rising target
-cuts everywhere) and a stop flag the control's stop or time limit raises.
+The chunks are the nodes at a split depth that depends on the geometry
+alone (the shallowest even depth with at least :data:`MIN_CHUNKS` nodes
+when no bound cuts), so every run names the same chunks; those the bounds
+for the target keep are searched, each to the end by one compiled call
+(``nogil``, so threads run truly in parallel). Threads take chunks from a
+shared queue, share the best value found (a rising target cuts everywhere)
+and a stop flag the control's stop or time limit raises. With a checkpoint
+each finished chunk is recorded, and a chunk whose record already proves
+it below the target is not searched again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from chessplace.control import Control
 from chessplace.linesearch import kernel
 from chessplace.linesearch.bounds import product_table
+from chessplace.linesearch.checkpoint import KNOWN, LineCheckpoint
 from chessplace.linesearch.geometry import Geometry
 
-CHUNKS_PER_WORKER = 256
-"""Aim for at least this many chunks per thread, so that the work evens out."""
+MIN_CHUNKS = 2048
+"""The split depth is the shallowest with at least this many chunks (before bounds)."""
 
 MAX_CHUNKS = 1 << 16
 
@@ -30,20 +37,29 @@ MAX_CHUNKS = 1 << 16
 @dataclass
 class Outcome:
     """What a search found: the best value and its labels by line (``None`` when
-    nothing reached the target), and whether every chunk was searched."""
+    nothing reached the target), whether every chunk was searched, nodes visited
+    and chunks taken from a checkpoint."""
 
     value: int | None
     labels: np.ndarray | None
     complete: bool
     nodes: int
+    resumed: int = 0
+
+    def offer(self, value: int, labels: np.ndarray) -> None:
+        if self.value is None or value > self.value:
+            self.value, self.labels = value, labels
 
 
 class LineSearch:
     """Search one geometry for labellings with min(white, black) >= a target."""
 
-    def __init__(self, geometry: Geometry, workers: int | None = None) -> None:
+    def __init__(
+        self, geometry: Geometry, workers: int | None = None, checkpoint: Path | None = None
+    ) -> None:
         self.geometry = geometry
         self.workers = workers or os.cpu_count() or 1
+        self.checkpoint = checkpoint
         board = geometry.board
         self.table = (
             product_table(board.rows, board.cols)
@@ -51,23 +67,64 @@ class LineSearch:
             else np.zeros((1, 1, 1, 1), dtype=np.int32)
         )
 
-    def run(self, target: int, maximize: bool, control: Control) -> Outcome:
-        """The first labelling reaching ``target`` or, with ``maximize``, the best one."""
+    def run(
+        self, target: int, maximize: bool, control: Control, known: np.ndarray | None = None
+    ) -> Outcome:
+        """The first labelling reaching ``target`` or, with ``maximize``, the best one.
+        ``known`` (labels by line) is a labelling already found, kept in the checkpoint."""
         shared = np.array([0, target], dtype=np.int64)
-        with control.interrupting(lambda: shared.__setitem__(0, 1)):
-            prefixes, outcome = self._split(target, maximize, shared)
+        outcome = Outcome(None, None, True, 0)
+        depth = self.split_depth()
+        book = self._book(depth) if self.checkpoint else None
+        try:
+            if book is not None:
+                if known is not None and KNOWN not in book.done:
+                    book.record(KNOWN, 0, _text(known))
+                for record in book.done.values():
+                    if record.witness is not None:
+                        labels = np.frombuffer(record.witness.encode(), np.uint8) - ord("0")
+                        value = self.value(labels)
+                        if value >= target:
+                            outcome.offer(value, labels.astype(np.int32))
+                        if maximize:
+                            shared[1] = max(int(shared[1]), value + 1)
             if outcome.value is not None and not maximize:
                 return outcome
-            if outcome.value is not None:
-                shared[1] = outcome.value + 1
-            return self._chunks(prefixes, maximize, shared, outcome, control)
+            with control.interrupting(lambda: shared.__setitem__(0, 1)):
+                prefixes, outcome.nodes = self._split(depth, shared)
+                if prefixes is None:
+                    outcome.complete = False
+                    return outcome
+                return self._chunks(prefixes, depth, maximize, shared, outcome, control, book)
+        finally:
+            if book is not None:
+                book.close()
+
+    def value(self, labels: np.ndarray) -> int:
+        """min(white, black) of a full labelling (labels by line)."""
+        colours = np.asarray(labels)[self.geometry.through]
+        return int(min((colours == 1).all(axis=1).sum(), (colours == 0).all(axis=1).sum()))
+
+    def _book(self, depth: int) -> LineCheckpoint:
+        g = self.geometry
+        digest = hashlib.sha256()
+        for array in (g.members, g.start, g.family_start, g.order, g.source, g.swap):
+            digest.update(np.ascontiguousarray(array, dtype=np.int32).tobytes())
+        header = {
+            "rows": g.board.rows,
+            "cols": g.board.cols,
+            "depth": depth,
+            "geometry": digest.hexdigest(),
+        }
+        assert self.checkpoint is not None
+        return LineCheckpoint(self.checkpoint, header, g.lines)
 
     def _call(
         self, prefix: np.ndarray, split: int, out: np.ndarray, maximize: bool, shared: np.ndarray
-    ) -> tuple[int, int, int, int, np.ndarray]:
+    ) -> tuple[int, int, int, int, int, np.ndarray]:
         g = self.geometry
         witness = np.zeros(g.lines, dtype=np.int32)
-        status, best, nodes, written = kernel.search(
+        status, best, nodes, written, target = kernel.search(
             g.start,
             g.length,
             g.members,
@@ -87,76 +144,86 @@ class LineSearch:
             shared,
             witness,
         )
-        return int(status), int(best), int(nodes), int(written), witness
+        return int(status), int(best), int(nodes), int(written), int(target), witness
 
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
         ``target`` and the symmetry check keep."""
+        rows, _ = self._split(depth, np.array([0, target], dtype=np.int64))
+        assert rows is not None
+        return rows
+
+    def _split(self, depth: int, shared: np.ndarray) -> tuple[np.ndarray | None, int]:
+        """:meth:`prefixes` for the target ``shared[1]``, and the nodes visited;
+        ``None`` for the rows when ``shared[0]`` asked for a stop."""
         out = np.zeros((MAX_CHUNKS, self.geometry.lines), dtype=np.int8)
-        shared = np.array([0, target], dtype=np.int64)
-        status, _, _, written, _ = self._call(
-            np.zeros(0, dtype=np.int32), depth, out, False, shared
+        status, _, nodes, written, _, _ = self._call(
+            np.zeros(0, dtype=np.int8), depth, out, False, shared
         )
         if status == kernel.FULL:
             raise ValueError(f"more than {MAX_CHUNKS} nodes at depth {depth}")
-        return out[:written].copy()
+        if status == kernel.STOPPED:
+            return None, nodes
+        return out[:written].copy(), nodes
 
-    def _split(self, target: int, maximize: bool, shared: np.ndarray) -> tuple[np.ndarray, Outcome]:
-        """Prefixes deep enough to give every thread many chunks (or the whole
-        search, on small boards)."""
-        g = self.geometry
-        empty = np.zeros(0, dtype=np.int8)
-        deepest = max(g.lines - 1, 0)
+    def split_depth(self) -> int:
+        """The shallowest even depth (from 4) with at least :data:`MIN_CHUNKS` nodes
+        before bounds, or the deepest useful one on small boards."""
+        deepest = max(self.geometry.lines - 1, 0)
         depth = min(deepest, 4)
-        previous = np.zeros((0, g.lines), dtype=np.int8)
-        while True:
-            out = np.zeros((MAX_CHUNKS, g.lines), dtype=np.int8)
-            status, best, nodes, written, witness = self._call(empty, depth, out, maximize, shared)
-            found = best if best >= target else None
-            outcome = Outcome(found, witness if found is not None else None, True, nodes)
-            if status == kernel.STOPPED:
-                outcome.complete = False
-                return previous[:0], outcome
-            if status == kernel.FULL:
-                return previous, outcome
-            current = out[:written].copy()
-            enough = written >= CHUNKS_PER_WORKER * self.workers and depth >= g.symmetric // 2
-            if enough or depth == deepest:
-                return current, outcome
-            previous, depth = current, min(deepest, depth + 2)
+        while depth < deepest:
+            try:
+                if len(self.prefixes(depth)) >= MIN_CHUNKS:
+                    break
+            except ValueError:  # more than MAX_CHUNKS
+                break
+            depth = min(deepest, depth + 2)
+        return depth
 
     def _chunks(
         self,
         prefixes: np.ndarray,
+        depth: int,
         maximize: bool,
         shared: np.ndarray,
         outcome: Outcome,
         control: Control,
+        book: LineCheckpoint | None,
     ) -> Outcome:
+        order = self.geometry.order[:depth]
+        keys = [_text(row[order]) for row in prefixes]
+        done = book.done if book is not None else {}
+        queue = [i for i, key in enumerate(keys) if key not in done or done[key].below > shared[1]]
+        outcome.resumed = len(keys) - len(queue)
         lock = threading.Lock()
-        state = {"next": 0, "done": 0}
-        total = len(prefixes)
+        state = {"next": 0, "done": outcome.resumed}
+        total = len(keys)
         dummy = np.zeros((1, 1), dtype=np.int8)
+        control.report(objective=outcome.value, done=state["done"], total=total)
 
         def work() -> None:
             while True:
                 with lock:
-                    index = state["next"]
-                    if index >= total or shared[0] != 0 or control.stopped:
+                    if state["next"] >= len(queue) or shared[0] != 0 or control.stopped:
                         return
-                    state["next"] = index + 1
-                status, best, nodes, _, witness = self._call(
+                    index = queue[state["next"]]
+                    state["next"] += 1
+                status, best, nodes, _, below, witness = self._call(
                     prefixes[index], -1, dummy, maximize, shared
                 )
                 with lock:
                     outcome.nodes += nodes
-                    if best >= 0 and (outcome.value is None or best > outcome.value):
-                        outcome.value, outcome.labels = best, witness
+                    if best >= 0:
+                        outcome.offer(best, witness)
                         shared[1] = max(int(shared[1]), best + 1)
                     if status == kernel.STOPPED:
                         outcome.complete = False
                         return
-                    if status == kernel.FOUND and not maximize:
+                    found = status == kernel.FOUND
+                    if book is not None:
+                        text = _text(witness) if best >= 0 else None
+                        book.record(keys[index], 0 if found else below, text)
+                    if found:
                         shared[0] = 1
                         return
                     state["done"] += 1
@@ -167,4 +234,16 @@ class LineSearch:
                 future.result()
         if state["done"] < total and (maximize or outcome.value is None):
             outcome.complete = False
+        resumed = f", {outcome.resumed:,} chunks from the checkpoint" if outcome.resumed else ""
+        control.report(
+            objective=outcome.value,
+            done=state["done"],
+            total=total,
+            message=f"{outcome.nodes:,} nodes in {total:,} chunks{resumed}",
+        )
         return outcome
+
+
+def _text(labels: np.ndarray) -> str:
+    """Labels (0 or 1 each) as a string of digits."""
+    return (np.asarray(labels, dtype=np.uint8) + ord("0")).tobytes().decode()

@@ -82,7 +82,7 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     if too_large:
         raise NoSolver(f"no solver can {task.value} this problem: {too_large}")
     if name is None and options:
-        name = _owner_of(options)
+        name = _owner_of(options, task)
     if name is not None:
         engine = _named(name, options)
         if not engine.available():
@@ -109,9 +109,13 @@ def _options_of(engine: Engine) -> set[str]:
     return set(inspect.signature(type(engine)).parameters)
 
 
-def _owner_of(options: dict[str, Any]) -> str:
-    """The one engine whose constructor takes every option given."""
-    owners = [name for name, engine in ENGINES.items() if set(options) <= _options_of(engine)]
+def _owner_of(options: dict[str, Any], task: Task) -> str:
+    """The one engine for ``task`` whose constructor takes every option given."""
+    owners = [
+        name
+        for name, engine in ENGINES.items()
+        if task in engine.tasks and set(options) <= _options_of(engine)
+    ]
     if len(owners) != 1:
         raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
     return owners[0]
