@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import subprocess
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from chessplace import Board, Placement, count, optimize, puzzles, solutions
+from chessplace import Board, Placement, Status, count, optimize, puzzles, solutions
+from chessplace.cli import main
 from chessplace.jsonio import placement_from_data
 from chessplace.pieces import NAMED_PIECES
 from chessplace.reference import known
@@ -253,3 +255,53 @@ def test_text_and_svg_agree_on_each_piece(name: str) -> None:
     assert drawn[0] == (mark if piece.glyphs else "♛" if name == "amazon" else letter)
     assert parse_text(problem, render_text(placement, ascii_only=True)) == placement
     assert parse_text(problem, render_text(placement)) == placement
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"pieces": [{"square": "' + "a" * 900_000 + '1"}]}', "not a square name"),
+        ('{"rows": 9, "pieces": []}', "the JSON is for rows = 9, not 5"),
+        ('{"pieces": [{"file": ' + "1" * 5000 + ', "rank": 1}]}', "not valid JSON: Exceeds"),
+        ("1 Q . . . .\n2 . . . . .\n3 . . . . .\n4 . . . . .\n5 . . . . .\n", "labelled rank 1"),
+    ],
+    ids=["deep", "long-square", "other-board", "long-number", "wrong-rank-label"],
+)
+def test_hostile_placement_files_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    source = tmp_path / "placement"
+    source.write_text(content)
+    assert main(["verify", "queens", "-n", "5", str(source)]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+
+
+def test_verify_refuses_endless_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "queens", "-n", "5", "/dev/zero"]) == 2
+    assert "more than 64 MiB" in capsys.readouterr().err
+
+
+def test_verify_reads_a_commands_text_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["solve", "queens", "-n", "6", "--ascii"]) == 0
+    board = capsys.readouterr().out
+    assert "queens on 6×6" in board
+    monkeypatch.setattr(sys, "stdin", io.StringIO(board))
+    assert main(["verify", "queens", "-n", "6", "-"]) == 0
+
+
+@pytest.mark.parametrize("flags", [["render", "-o", ""], ["count", "--checkpoint", " "]])
+def test_empty_file_names_are_refused(capsys: pytest.CaptureFixture[str], flags: list[str]) -> None:
+    command, *rest = flags
+    assert main([command, "queens", "-n", "6", *rest]) == 2
+    assert "expected a file name" in capsys.readouterr().err
+
+
+def test_many_armies_stay_small() -> None:
+    result = optimize(puzzles.peaceable_queens(Board.square(3), armies=6))
+    assert (result.status, result.objective) == (Status.OPTIMAL, 0)
+    with pytest.raises(ValueError, match="no --armies above 2"):
+        puzzles.peaceable_queens(Board.square(4), armies=3, white=1)

@@ -16,6 +16,10 @@ Symmetry = Callable[[Square], Square]
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SQUARE_NAME = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
 
+MAX_SQUARE_NAME = 24
+"""The longest square name read: files of a board of MAX_SIDE need 7 letters, ranks 10
+digits (a longer name cannot be on any board, and decoding one costs quadratic time)."""
+
 MAX_SIDE = 1_000_000_000
 """The longest side a board may have: coordinates and line numbers of larger boards
 would overflow the 64-bit integers the checker and the kernels use."""
@@ -88,9 +92,10 @@ def square_name(square: Square) -> str:
 
 def parse_square(name: str) -> Square:
     """Square from its algebraic name; raises ``ValueError`` when malformed."""
-    match = _SQUARE_NAME.match(name.strip().lower())
+    match = _SQUARE_NAME.match(name.strip().lower()) if len(name) <= MAX_SQUARE_NAME else None
     if not match:
-        raise ValueError(f"not a square name: {name!r}")
+        shown = name if len(name) <= MAX_SQUARE_NAME else name[:MAX_SQUARE_NAME] + "…"
+        raise ValueError(f"not a square name: {shown!r}")
     return file_index(match.group(1)), int(match.group(2)) - 1
 
 

@@ -65,6 +65,12 @@ def task_side(text: str) -> tuple[str, int]:
     return task, positive_int(side)
 
 
+def file_path(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name, not an empty one")
+    return text
+
+
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", help=f"one of: {', '.join(PUZZLES)}")
     parser.add_argument("-n", type=positive_int, help="board size n×n")
@@ -132,6 +138,7 @@ def _render_arguments(parser: argparse.ArgumentParser, *flags: str, required: bo
         *flags,
         dest="render",
         metavar="FILE",
+        type=file_path,
         required=required,
         help="draw the board to FILE.svg or FILE.png",
     )
@@ -146,6 +153,7 @@ def _checkpoint_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--checkpoint",
         metavar="FILE",
+        type=file_path,
         help="record finished subproblems; resume from them after an interruption",
     )
 

@@ -128,7 +128,7 @@ def _list(arguments: argparse.Namespace, problem: Problem) -> int:
 def _verify(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
     try:
-        text = sys.stdin.read() if arguments.file == "-" else Path(arguments.file).read_text()
+        text = _read_bounded(arguments.file)
     except OSError as error:
         raise UsageError(f"cannot read {arguments.file}: {error.strerror}") from None
     placement = read_placement(problem, text)
@@ -157,6 +157,22 @@ def _verify(arguments: argparse.Namespace) -> int:
         verdict = f"{len(violations)} broken rule(s)" if violations else "valid"
         print(f"{problem.puzzle} on {problem.board}: {len(placement)} pieces — {verdict}")
     return EXIT_NO if violations else EXIT_OK
+
+
+MAX_INPUT_BYTES = 64 << 20
+"""The largest placement file verify reads (a million pieces as JSON is about 60 MB)."""
+
+
+def _read_bounded(name: str) -> str:
+    """The text of a file (``-``: standard input), refusing more than MAX_INPUT_BYTES."""
+    if name == "-":
+        text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+    else:
+        with open(name, encoding="utf-8", errors="replace") as source:
+            text = source.read(MAX_INPUT_BYTES + 1)
+    if len(text) > MAX_INPUT_BYTES:
+        raise UsageError(f"{name}: more than {MAX_INPUT_BYTES >> 20} MiB; not a placement")
+    return text
 
 
 def _solvers(arguments: argparse.Namespace) -> int:

@@ -63,6 +63,15 @@ def parse_json(problem: Problem, text: str) -> Placement:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
+    except ValueError as error:  # an integer too long to convert
+        raise ValueError(f"not valid JSON: {str(error).split(';')[0]}") from None
+    if isinstance(data, dict):
+        board = problem.board
+        for key, size in (("rows", board.rows), ("cols", board.cols)):
+            if key in data and data[key] != size:
+                raise ValueError(f"the JSON is for {key} = {str(data[key])[:12]}, not {size}")
     return placement_from_data(problem, data)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cached_property
 from itertools import permutations
 
 from chessplace.board import Board
@@ -127,7 +128,7 @@ class Problem:
             ),
         )
 
-    @property
+    @cached_property
     def army_permutations(self) -> tuple[tuple[int, ...], ...]:
         """Every way to renumber the armies that maps the problem onto itself (same
         piece and counts), identity first: ``p[i]`` is where army ``i`` goes."""

@@ -45,8 +45,8 @@ def peaceable(
 ) -> Problem:
     """Equal armies of one piece kind where no piece attacks one of another army.
 
-    With ``white``, the white army has exactly that many pieces and the
-    others are as large as they can be (not necessarily equal).
+    With ``white`` (two armies only), the white army has exactly that many
+    pieces and the black one is as large as it can be.
     """
     if not 2 <= armies <= len(ARMY_NAMES):
         raise ValueError(f"armies must be between 2 and {len(ARMY_NAMES)}, not {armies}")
@@ -58,6 +58,8 @@ def peaceable(
             independent=False,
             equal_armies=True,
         )
+    if armies != 2:
+        raise ValueError("--white sets the white army beside one other army: no --armies above 2")
     if not 0 <= white <= board.size:
         raise ValueError(f"white must be between 0 and {board.size}, not {white}")
     fixed = Army(ARMY_NAMES[0], piece, white, white, fixed=True)

@@ -65,13 +65,21 @@ def parse_text(problem: Problem, text: str) -> Placement:
     boards of more than two armies need. Raises ``ValueError`` with the
     reason when unreadable.
     """
-    rows = [row for row in map(_cells, text.splitlines()) if row is not None]
+    summary = f"{problem.puzzle} on "  # the line a command prints under its board
+    lines = [line for line in text.splitlines() if not line.startswith(summary)]
+    rows = [row for row in map(_cells, lines) if row is not None]
     board = problem.board
     if len(rows) != board.rows:
         raise ValueError(f"text board has {len(rows)} ranks, the puzzle's board has {board.rows}")
     armies: list[list[Square]] = [[] for _ in problem.armies]
-    for line_number, row in enumerate(rows):
+    for line_number, (row, labels) in enumerate(rows):
         rank = board.rows - line_number
+        wrong = [label for label in labels if label != str(rank)]
+        if wrong:
+            raise ValueError(
+                f"text line {line_number + 1} is labelled rank {wrong[0][:12]}, "
+                f"but it is rank {rank} of {board.rows}"
+            )
         marks = _marks(row, rank)
         if len(marks) != board.cols:
             raise ValueError(f"rank {rank} has {len(marks)} squares, expected {board.cols}")
@@ -81,8 +89,9 @@ def parse_text(problem: Problem, text: str) -> Placement:
     return Placement.from_squares(problem, armies)
 
 
-def _cells(line: str) -> str | None:
-    """The squares of one text rank, or ``None`` for a blank or file-label line."""
+def _cells(line: str) -> tuple[str, list[str]] | None:
+    """The squares of one text rank and its rank labels, or ``None`` for a blank or
+    file-label line."""
     tokens = line.split()
     if not tokens:
         return None
@@ -90,11 +99,12 @@ def _cells(line: str) -> str | None:
         tokens[0] == "a"
     ):
         return None
+    labels = []
     while tokens and tokens[0].isdigit():
-        tokens = tokens[1:]
+        labels.append(tokens.pop(0))
     while tokens and tokens[-1].isdigit():
-        tokens = tokens[:-1]
-    return "".join(tokens).strip("|")
+        labels.append(tokens.pop())
+    return "".join(tokens).strip("|"), labels
 
 
 def _marks(row: str, rank: int) -> list[tuple[str, int | None]]:

@@ -74,7 +74,7 @@ def one_line(errors: Sequence[Any]) -> str:
     if kind in ("model_type", "model_attributes_type", "dict_type") and where == "":
         return "the body must be a JSON object"
     if kind == "missing":
-        return f"missing option {where!r}"
+        return f"missing option {where!r}" if where else "the body must be a JSON object"
     if kind == "extra_forbidden":
         return f"unknown option {_shown(name)}"
     if name in POSITIVE and not where.startswith("pieces"):
