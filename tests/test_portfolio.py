@@ -101,6 +101,13 @@ def test_the_portfolio_answers_unless_one_engine_is_named() -> None:
     assert alone.solver == "cpsat" and alone.objective == raced.objective
 
 
+def test_the_line_engine_runs_alone_where_it_applies() -> None:
+    pytest.importorskip("numba")
+    assert choose(puzzles.peaceable_queens(SQUARE(8)), Task.OPTIMIZE).engine.name == "lines"
+    with_white = puzzles.peaceable_queens(SQUARE(8), white=5)
+    assert choose(with_white, Task.OPTIMIZE).engine.name == "portfolio"
+
+
 def test_a_problem_one_prover_takes_is_left_to_it() -> None:
     large = puzzles.independent(SQUARE(40), KNIGHT)  # beyond SAT's board limit
     choice = choose(large, Task.OPTIMIZE)
@@ -187,7 +194,7 @@ def test_a_stop_request_stops_every_member() -> None:
     control = Control()
     threading.Timer(2, control.stop).start()
     started = time.monotonic()
-    result = api.optimize(problem, control=control)
+    result = api.optimize(problem, solver="portfolio", control=control)  # lines and sat
     assert time.monotonic() - started < 2 + 10
     assert result.status is Status.FEASIBLE and result.solver.startswith("portfolio(")
     assert_valid(result)

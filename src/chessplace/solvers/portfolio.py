@@ -23,9 +23,11 @@ from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
 
-MEMBERS = ("lines", "sat", "cpsat", "heuristic")
+MEMBERS = ("construction", "lines", "sat", "cpsat", "heuristic")
 """Candidates, strongest first; the proving ones run while there is a core each
-(at least two of them), an engine that never proves only on a spare core."""
+(at least two of them), an engine that never proves only on a spare core. (A
+construction that takes a problem answers at once; the registry prefers it to
+the portfolio, so it races only when the portfolio is named.)"""
 
 
 class _MemberControl(Control):
@@ -196,7 +198,10 @@ class PortfolioEngine(Engine):
             race.members[engine.name] = _Member(engine, _MemberControl(race, share, forward))
         threads = [
             threading.Thread(
-                target=self._run, args=(race, member, problem, task), name=f"portfolio-{name}"
+                target=self._run,
+                args=(race, member, problem, task),
+                name=f"portfolio-{name}",
+                daemon=True,  # a member that ignores a stop cannot hold the process at exit
             )
             for name, member in race.members.items()
         ]

@@ -32,12 +32,14 @@ ENGINES: dict[str, Engine] = {
 }
 
 # Preference per task, best first; the first engine that is installed and
-# accepts the problem runs. The portfolio takes every problem that two proving
-# engines accept (after the instant constructions); the single engines after it
-# answer the rest.
+# accepts the problem runs. The constructions answer at once; the line engine,
+# where it applies, beats every other engine by far (benchmarks/proving.py), and
+# racing beside it would only take cores from it; the portfolio races the
+# proving engines on every other problem that two of them accept; the single
+# engines after it answer the rest.
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.SOLVE: ("construction", "portfolio", "lines", "sat", "cpsat", "exhaustive"),
-    Task.OPTIMIZE: ("construction", "portfolio", "lines", "sat", "cpsat", "exhaustive"),
+    Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
