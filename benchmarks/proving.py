@@ -10,7 +10,8 @@ checked against OEIS where it has them and against each other everywhere.
 The last columns name the engine chosen when none is named (the construction,
 else the portfolio, else a single engine) and its time over the best single
 engine's.
-Proof time against n goes to benchmarks/out/proving.png.
+Proof time against n (the chosen engine and MiniZinc) goes to
+benchmarks/out/proving.png.
 
     python benchmarks/proving.py [--min-n 4] [--max-n 8] [--time-limit 30]
                                  [--puzzles peaceable-queens,knights] [--no-minizinc]
@@ -38,6 +39,8 @@ from plotting import log_plot
 
 ENGINES = ("construction", "lines", "sat", "cpsat", "portfolio")
 MINIZINC = "minizinc-gecode"
+CHOSEN = "chessplace"
+"""The engine chessplace picks when none is named."""
 
 
 def _independent(betza: str, name: str) -> Callable[[Board], Problem]:
@@ -222,6 +225,9 @@ def main() -> int:
                 if run is not None and run[0] is not None:
                     timings.setdefault((puzzle, name), []).append((n, run[0]))
             chosen_engine = choose(problem, Task.OPTIMIZE).engine.name
+            answer = runs[chosen_engine]
+            if answer is not None and answer[0] is not None:
+                timings.setdefault((puzzle, CHOSEN), []).append((n, answer[0]))
             print(
                 f"| {puzzle} | {n} | {optimum} | {' | '.join(cells)} | {chosen_engine} "
                 f"| {ratio(runs, chosen_engine)} |"
@@ -246,11 +252,14 @@ def ratio(runs: dict[str, Run | None], chosen: str) -> str:
 
 
 def plot(timings: dict[tuple[str, str], list[tuple[int, float]]]) -> None:
-    """The portfolio and MiniZinc per puzzle: seconds to a proof against n."""
+    """Per puzzle, in one colour: chessplace's chosen engine and MiniZinc, seconds to a
+    proof against n."""
+    colours = {puzzle: f"C{i}" for i, puzzle in enumerate(PUZZLES)}
+    styles = {CHOSEN: "o-", MINIZINC: "x--"}
     series = [
-        (f"{puzzle}, {name}", [n for n, _ in points], [s for _, s in points], style)
+        (f"{puzzle}, {name}", [n for n, _ in points], [s for _, s in points], colour + style)
         for (puzzle, name), points in sorted(timings.items())
-        for style in [{"portfolio": "o-", MINIZINC: "x--"}.get(name)]
+        for colour, style in [(colours[puzzle], styles.get(name))]
         if style is not None
     ]
     if series:
