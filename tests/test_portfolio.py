@@ -17,6 +17,7 @@ from chessplace import api, puzzles
 from chessplace.board import Board
 from chessplace.control import Control
 from chessplace.pieces import piece_from_text
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.reference import known
 from chessplace.result import Result, Status
@@ -230,3 +231,16 @@ def test_ctrl_c_stops_the_command_and_its_sat_children() -> None:
     assert "best found, not proven · portfolio(" in out
     time.sleep(1)
     assert [pid for pid in children if _alive(pid)] == []
+
+
+def test_sat_climbs_from_the_placement_another_member_found() -> None:
+    problem = puzzles.dominating_queens(SQUARE(5))
+    optimum = api.optimize(problem, solver="exhaustive").placement
+    assert optimum is not None
+
+    class Racing(Control):
+        def incumbent(self) -> Placement | None:
+            return optimum
+
+    result = api.optimize(problem, solver="sat", control=Racing())
+    assert result.status is Status.OPTIMAL and result.placement is optimum
