@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -53,6 +54,12 @@ class Control:
         self.best: Placement | None = None
         self.bound: int | None = None
         self.count: int | None = None
+        self.workers: int | None = None
+        """How many cores the engine may keep busy; ``None``: all of them (see :meth:`cores`)."""
+
+    def cores(self) -> int:
+        """The number of threads or processes an engine should run in parallel."""
+        return self.workers or os.cpu_count() or 1
 
     def ensure_limit(self, seconds: float) -> None:
         """Give the run a time limit of ``seconds`` from its start unless it has one."""
@@ -101,6 +108,11 @@ class Control:
                 timer.cancel()
             with self._lock:
                 self._hooks.remove(hook)
+
+    def incumbent(self) -> Placement | None:
+        """The best placement other engines racing on the same problem have found (see
+        :mod:`chessplace.solvers.portfolio`), for an engine to climb from; ``None`` alone."""
+        return None
 
     def report(self, placement: Placement | None = None, **fields: object) -> None:
         """Pass progress (objective, bound, count, message) to the listener; keep

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from chessplace.control import Control
@@ -150,7 +149,7 @@ class CpSatEngine(Engine):
             model = _Model(problem, with_objective=False, control=control)
         except Stopped:
             return Result(Status.UNKNOWN, self.name, note="stopped while building the model")
-        solver = _solver(control, os.cpu_count() or 1)
+        solver = _solver(control, control.cores())
         with control.interrupting(solver.stop_search):
             verdict = _verdict(solver.solve(model.model), model.model)
         if verdict in ("proven", "found"):
@@ -164,7 +163,7 @@ class CpSatEngine(Engine):
             model = _Model(problem.without_counts(), with_objective=True, control=control)
         except Stopped:
             return Result(Status.UNKNOWN, self.name, note="stopped while building the model")
-        solver = _solver(control, os.cpu_count() or 1)
+        solver = _solver(control, control.cores())
 
         def on_solution(listener: Any) -> None:
             control.report(

@@ -8,7 +8,6 @@ the asked armies are reached, or at the same limit with ``unknown``.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import count
@@ -88,7 +87,7 @@ def search(
     if not model.lines:
         return None
     engine = _Search(model)
-    workers = os.cpu_count() or 1
+    workers = control.cores()
     best: Placement | None = None
     seeds = count()
     with ThreadPoolExecutor(workers) as pool:

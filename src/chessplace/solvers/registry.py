@@ -14,6 +14,7 @@ from chessplace.solvers.construction import ConstructionEngine
 from chessplace.solvers.cpsat import CpSatEngine
 from chessplace.solvers.exhaustive import ExhaustiveEngine
 from chessplace.solvers.heuristic import HeuristicEngine
+from chessplace.solvers.portfolio import PortfolioEngine
 from chessplace.solvers.sat import SatEngine
 
 ENGINES: dict[str, Engine] = {
@@ -26,14 +27,19 @@ ENGINES: dict[str, Engine] = {
         ExhaustiveEngine(),
         HeuristicEngine(),
         LineSearchEngine(),
+        PortfolioEngine(),
     )
 }
 
 # Preference per task, best first; the first engine that is installed and
-# accepts the problem runs.
+# accepts the problem runs. The constructions answer at once; the line engine,
+# where it applies, beats every other engine by far (benchmarks/proving.py), and
+# racing beside it would only take cores from it; the portfolio races the
+# proving engines on every other problem that two of them accept; the single
+# engines after it answer the rest.
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.SOLVE: ("construction", "lines", "sat", "cpsat", "exhaustive"),
-    Task.OPTIMIZE: ("construction", "lines", "sat", "cpsat", "exhaustive"),
+    Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }

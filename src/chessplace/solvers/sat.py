@@ -71,12 +71,12 @@ class SatEngine(Engine):
         cubes refuted refute it; otherwise the portfolio's solvers race on the
         whole formula and the first answer wins.
         """
-        workers = os.cpu_count() or 1
+        workers = control.cores()
         cubes = formula.cubes() if workers > 1 else [[]]
         if len(cubes) > 1:
             jobs = deque((self.backends[-1], cube) for cube in cubes)
         else:
-            jobs = deque((backend, []) for backend in self.backends)
+            jobs = deque((backend, []) for backend in self.backends[:workers])
         deciding_refutation = len(cubes) == 1
         refuted = 0
         running: list[children.Child] = []
@@ -154,6 +154,9 @@ class SatEngine(Engine):
         if best is not None:
             control.report(objective=best.objective, bound=bound, placement=best)
         while True:
+            shared = control.incumbent()
+            if shared is not None and (best is None or _beats(shared, best, maximize)):
+                best = shared  # found by an engine racing beside this one
             formula = formula_for(free, self.encoding, control)
             if best is not None and maximize:
                 formula.objective_at_least(best.objective + 1)
@@ -172,6 +175,13 @@ class SatEngine(Engine):
                 )
             best = formula.decode(model)
             control.report(objective=best.objective, bound=bound, placement=best)
+
+
+def _beats(placement: Placement, other: Placement, maximize: bool) -> bool:
+    """True when ``placement`` is better than ``other`` in the problem's sense."""
+    if maximize:
+        return placement.objective > other.objective
+    return placement.objective < other.objective
 
 
 def _common_sizes(problem: Problem) -> list[Problem]:
