@@ -2,7 +2,8 @@
 
 A step takes an uncovered square at random and moves one piece onto a square
 that covers it, the move that leaves the fewest squares uncovered (ties and,
-with a small probability, the whole move at random). It proves nothing; it
+with a small probability, the whole move at random; squares just left are tabu
+for a few steps). It proves nothing; it
 gives ``optimize`` a small dominating set to start from, so that only the
 next size down must be refuted.
 """
@@ -18,11 +19,13 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 
-STEPS = 20_000
-"""Moves per run; a run that covers the board stops at once."""
+STEPS_PER_SQUARE = 100
+"""Moves per run, per square of the board; a run that covers the board stops at once."""
 NOISE = 0.05
-TENURE = 25
 """Chance that a step makes a random move instead of the best one."""
+TENURE = 25
+"""A square a piece leaves stays closed for 1 to ``TENURE`` steps (tabu), unless moving
+there leaves fewer squares uncovered than ever before in the run."""
 
 
 @njit(nogil=True, cache=True)
@@ -128,10 +131,11 @@ def dominating_set(problem: Problem, pieces: int, control: Control, runs: int) -
         return Placement.from_squares(problem, [list(board.squares())])
     table, degree = _cover_table(problem)
     out = np.empty(pieces, dtype=np.int32)
+    steps = STEPS_PER_SQUARE * board.size
     for seed in range(runs):
         if control.stopped:
             return None
-        if _search(table, degree, pieces, STEPS, seed, TENURE, out) == 0:
+        if _search(table, degree, pieces, steps, seed, TENURE, out) == 0:
             squares: list[Square] = [board.at(int(s)) for s in out]
             return Placement.from_squares(problem, [squares])
     return None

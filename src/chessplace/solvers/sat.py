@@ -1,7 +1,7 @@
 """SAT through PySAT: find, and optimise by proving m+1 impossible after m.
 
 Each bound gets a fresh formula, as a hand-written SAT model would; the
-cardinality encoding (``totalizer`` by default) and the SAT solver
+cardinality encoding (by default the one measured best for each formula) and the SAT solver
 (CaDiCaL 1.9.5 by default) are parameters.
 """
 
