@@ -1,7 +1,7 @@
 """SAT through PySAT: find, and optimise by proving m+1 impossible after m.
 
 Each bound gets a fresh formula, as a hand-written SAT model would; the
-cardinality encoding (``totalizer`` by default) and the SAT solver
+cardinality encoding (by default the one measured best for each formula) and the SAT solver
 (CaDiCaL 1.9.5 by default) are parameters.
 """
 
@@ -18,11 +18,11 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
-from chessplace.solvers import children, lines
+from chessplace.solvers import children, domination, lines
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.classcount import count_classes
 from chessplace.solvers.cnf import check_encoding
-from chessplace.solvers.formulas import MAX_SQUARES, Formula, formula_for
+from chessplace.solvers.formulas import DEFAULT_ENCODING, MAX_SQUARES, Formula, formula_for
 
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 PORTFOLIO = ("cadical195", "kissat404")
@@ -47,12 +47,14 @@ class SatEngine(Engine):
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_SQUARES
 
-    def __init__(self, backend: str | None = None, encoding: str = "totalizer") -> None:
+    def __init__(self, backend: str | None = None, encoding: str | None = None) -> None:
         """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat
-        as a portfolio (first answer wins) when there is more than one core."""
+        as a portfolio (first answer wins) when there is more than one core. Without
+        ``encoding`` each formula takes the cardinality encoding measured best for it."""
         if backend is not None and backend not in BACKENDS:
             raise ValueError(f"unknown SAT solver {backend!r}; choose from {', '.join(BACKENDS)}")
-        check_encoding(encoding)
+        if encoding is not None:
+            check_encoding(encoding)
         if backend is not None:
             self.backends: tuple[str, ...] = (backend,)
         elif (os.cpu_count() or 1) > 1:
@@ -134,7 +136,7 @@ class SatEngine(Engine):
         complete = True
         for exact in sizes:
             found, kinds, complete = count_classes(
-                exact, self.backends[0], self.encoding, control, total
+                exact, self.backends[0], self.encoding or DEFAULT_ENCODING, control, total
             )
             total, classes = total + found, classes + kinds
             if not complete or found == 0:
@@ -150,13 +152,15 @@ class SatEngine(Engine):
         free = problem.without_counts()
         maximize = problem.sense is Sense.MAXIMIZE
         best = _first_guess(free, control)
-        bound = lines.upper_bound(free)
+        bound = domination.lower_bound(free) if free.dominating else lines.upper_bound(free)
         if best is not None:
             control.report(objective=best.objective, bound=bound, placement=best)
         while True:
             shared = control.incumbent()
             if shared is not None and (best is None or _beats(shared, best, maximize)):
                 best = shared  # found by an engine racing beside this one
+            if best is not None and best.objective == bound and not maximize:
+                return Result(Status.OPTIMAL, self.name, best, objective=bound, bound=bound)
             formula = formula_for(free, self.encoding, control)
             if best is not None and maximize:
                 formula.objective_at_least(best.objective + 1)
@@ -198,7 +202,10 @@ def _common_sizes(problem: Problem) -> list[Problem]:
 
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:
-    """A good placement to climb from: a few annealing runs where the line model fits."""
+    """A good placement to climb from: a few annealing runs where the line model fits,
+    a small dominating set found by local search for domination."""
+    if problem.dominating:
+        return domination.first_guess(problem, control)
     if lines.refusal(problem) is not None or importlib.util.find_spec("numba") is None:
         return None
     from chessplace.solvers.heuristic import search
