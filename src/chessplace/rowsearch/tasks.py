@@ -11,7 +11,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from chessplace.pieces import piece_from_text
-from chessplace.rowsearch.kernel import Search, compiled, shape_of
+from chessplace.rowsearch.codegen import STOPPED
+from chessplace.rowsearch.kernel import Search, compiled, shape_of, stop_flag
 from chessplace.rowsearch.split import CountSpec, class_pruning
 
 _FIRST_BATCH = 1 << 16
@@ -30,24 +31,36 @@ def _forcing(n: int, prefix: tuple[int, ...]) -> np.ndarray:
     return forbid
 
 
-def count_prefix(spec: CountSpec, prefix: tuple[int, ...]) -> tuple[int, int]:
-    """(solutions, symmetry classes) whose smallest member completes ``prefix``."""
+def count_prefix(
+    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray | None = None
+) -> tuple[int, int] | None:
+    """(solutions, symmetry classes) whose smallest member completes ``prefix``,
+    or ``None`` when ``stop`` (a :func:`~chessplace.rowsearch.kernel.stop_flag`
+    shared with the caller's thread) was set before the search finished."""
     forbid = _forcing(spec.n, prefix) | class_pruning(spec.n, prefix)
     nothing = np.zeros((0, spec.n), dtype=np.int64)
-    return _search(spec, False)(forbid, prefix[0], nothing)
+    found, classes = _search(spec, False)(
+        forbid, prefix[0], nothing, stop_flag() if stop is None else stop
+    )
+    return None if found == STOPPED else (found, classes)
 
 
-def solutions_of(spec: CountSpec, prefix: tuple[int, ...]) -> Iterator[np.ndarray]:
-    """Column arrays of every solution completing ``prefix``, in batches of bounded size.
+def solutions_of(
+    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray
+) -> Iterator[np.ndarray]:
+    """Column arrays of every solution completing ``prefix``, in batches of bounded size;
+    they end early, with no solution of the interrupted batch, once ``stop`` is set.
 
     When a batch would overflow, the prefix is split one row deeper, so
     memory stays flat however many solutions there are.
     """
     out = np.zeros((_FIRST_BATCH, spec.n), dtype=np.int64)
-    found, _ = _search(spec, True)(_forcing(spec.n, prefix), prefix[0], out)
+    found, _ = _search(spec, True)(_forcing(spec.n, prefix), prefix[0], out, stop)
     if found >= 0:
         yield from out[:found]
         return
     for column in range(spec.n):
+        if stop[0]:  # also when the search above came back STOPPED
+            return
         if column not in prefix:
-            yield from solutions_of(spec, (*prefix, column))
+            yield from solutions_of(spec, (*prefix, column), stop)
