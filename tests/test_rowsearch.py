@@ -58,12 +58,12 @@ def test_listing_gives_every_solution_once_and_valid() -> None:
     assert all(p.verify() == () for p in listed)
 
 
-def test_listing_splits_deeper_when_a_batch_fills(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_listing_goes_on_after_each_full_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     from chessplace.rowsearch import tasks
 
-    monkeypatch.setattr(tasks, "_FIRST_BATCH", 3)
+    monkeypatch.setattr(tasks, "_BATCH", 3)
     listed = list(solutions(puzzles.queens(SQUARE(8))))
-    assert len({p.armies for p in listed}) == 92
+    assert len(listed) == len({p.armies for p in listed}) == 92
 
 
 def test_mirror_subproblems_cover_the_left_half_once() -> None:

@@ -84,6 +84,11 @@ def _offered(control: Control) -> Result:
     return Result(Status.UNKNOWN, control.engine, seconds=seconds, note=note)
 
 
+def abandon() -> None:
+    """Note that work was left running after a stop, for :func:`leave_if_abandoned`."""
+    _abandoned.set()
+
+
 def leave_if_abandoned(code: int) -> int:
     """Exit the process now with ``code`` if an engine was left running: waiting for
     its threads at exit could take as long as the work it ignored the stop in."""

@@ -14,6 +14,13 @@ diagonally and which further leaps it has, and the generator writes the
 shifts those leaps need. Every row's allowed columns come in as a
 ``forbid`` mask per row, so one compiled search serves every subproblem
 (prefix rows forbid all but their column) and every pruning rule.
+
+A search stops when asked: each iteration of the loops of rows 2 down to
+:data:`STOP_ROWS_BELOW` rows above the bottom (see :func:`checks_stop`)
+reads a one-byte flag another thread may set, and returns :data:`STOPPED`
+when it is set. Between two checks the search is inside one subtree of
+that many rows (milliseconds, however large the board) or at a checked
+row; the innermost rows, where nearly all nodes are, never check.
 """
 
 from __future__ import annotations
@@ -30,6 +37,14 @@ LOOKAHEAD_ROWS = 7
 be filled (a row with no free column, or a free column no later row can
 take; for a diagonal rider, the last two columns side by side) is cut
 before it is searched."""
+
+
+STOP_ROWS_BELOW = 12
+"""Rows below the last row whose loop checks the stop flag: between two checks
+the search runs at most a subtree of this many rows, whatever the board's side."""
+
+STOPPED = -2
+"""What a search returns as its count when its stop flag was set: the work is incomplete."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +83,15 @@ class _Writer:
         self.level -= 1
 
 
+def checks_stop(n: int, row: int) -> bool:
+    """True when ``row``'s loop checks the stop flag on an n×n board: from row 2
+    (rows 0 and 1 are a subproblem's prefix) to the row :data:`STOP_ROWS_BELOW`
+    above the bottom, and at least row 2 (the last row has no loop)."""
+    return 2 <= row < n - 1 and row <= max(2, n - 1 - STOP_ROWS_BELOW)
+
+
 def source(shape: Shape) -> str:
-    """A module defining ``search(forbid, first, out) -> (found, classes)``.
+    """A module defining ``search(forbid, first, out, stop) -> (found, classes)``.
 
     ``forbid[r]`` masks the columns row r may not use; ``first`` is the
     first row's column. When counting, ``forbid`` must carry the rules of
@@ -77,7 +99,8 @@ def source(shape: Shape) -> str:
     each solution relies on them); ``found`` weighs each class's smallest
     member by its class size and ``classes`` counts them. When collecting,
     each solution's columns fill a row of ``out``, ``found`` says how many,
-    and -1 says ``out`` filled up first.
+    and -1 says ``out`` filled up first. Either way ``found`` is
+    :data:`STOPPED` when ``stop[0]`` was set while it searched.
     """
     n = shape.n
     # The bottom segment is the one entered most often: give it the most rows.
@@ -122,7 +145,7 @@ def _blocked(shape: Shape, row: int, ahead: int, columns: bool = True) -> list[s
     return terms
 
 
-_PASSED = ["forbid", "required", "bits", "scratch", "first", "out", "found"]
+_PASSED = ["forbid", "required", "bits", "scratch", "first", "out", "stop", "found"]
 
 
 def _segment(write: _Writer, shape: Shape, index: int, start: int, end: int) -> None:
@@ -172,6 +195,9 @@ def _row(write: _Writer, shape: Shape, row: int, start: int, end: int) -> None:
         return
     write(f"while {free}:")
     write.level += 1
+    if checks_stop(shape.n, row):
+        with write.block("if stop[0]:"):
+            write(f"return {STOPPED}, 0")
     write(f"bit{row} = {free} & (zero - {free})")
     write(f"{free} &= {free} - one")
     if end < shape.n:  # the last segment's leaves read their rows from its locals
@@ -268,7 +294,7 @@ def _leaf(write: _Writer, shape: Shape, start: int) -> None:
 def _entry(write: _Writer, shape: Shape) -> None:
     n = shape.n
     write("@njit(nogil=True, cache=True)")
-    with write.block("def search(forbid, first, out):"):
+    with write.block("def search(forbid, first, out, stop):"):
         write(f"full = uint64({(1 << n) - 1})")
         write("zero = uint64(0)")
         write("# A column forbidden in every later row must be taken by this one.")
@@ -280,4 +306,5 @@ def _entry(write: _Writer, shape: Shape) -> None:
         write(f"bits = np.zeros({n}, dtype=np.uint64)")
         write(f"scratch = np.zeros((2, {n}), dtype=np.int64)")
         empty = ", ".join("zero" for _ in _state(shape, -1))
-        write(f"return segment0({empty}, forbid, required, bits, scratch, first, out, 0)")
+        passed = "forbid, required, bits, scratch, first, out, stop, 0"
+        write(f"return segment0({empty}, {passed})")

@@ -65,7 +65,9 @@ class BitboardEngine(Engine):
         if self.dask in (None, "local"):  # this machine's cache serves the workers
             shape = shape_of(problem.armies[0].piece, spec.n, collect=False)
             if not compiled_before(shape):
-                control.report(message=f"compiling the {spec.n}×{spec.n} search (once per machine)")
+                # No subproblem is finished while it compiles: the count so far is 0.
+                compiling = f"compiling the {spec.n}×{spec.n} search (once per machine)"
+                control.report(count=0, message=compiling)
             compiled(shape)
         tasks = class_subproblems(spec.n)
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
@@ -79,19 +81,27 @@ class BitboardEngine(Engine):
         )
 
     def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
-        """Every solution, streamed subproblem by subproblem (mirror images included)."""
+        """Every solution, streamed subproblem by subproblem (mirror images included);
+        a stop or the time limit ends the stream within milliseconds, even inside
+        a subproblem's search."""
+        from chessplace.rowsearch.kernel import stop_flag
         from chessplace.rowsearch.tasks import solutions_of
 
         spec = _spec(problem)
         last = spec.n - 1
-        for task in mirror_subproblems(spec.n, _split_rows(spec.n)):
-            for columns in solutions_of(spec, task.prefix):
+        stop = stop_flag()
+        with control.interrupting(lambda: stop.fill(1)):
+            for task in mirror_subproblems(spec.n, _split_rows(spec.n)):
+                for columns in solutions_of(spec, task.prefix, stop):
+                    if control.stopped:
+                        return
+                    squares = [(int(c), rank) for rank, c in enumerate(columns)]
+                    yield Placement.from_squares(problem, [squares])
+                    if task.weight == 2:
+                        mirror = [(last - f, r) for f, r in squares]
+                        yield Placement.from_squares(problem, [mirror])
                 if control.stopped:
                     return
-                squares = [(int(c), rank) for rank, c in enumerate(columns)]
-                yield Placement.from_squares(problem, [squares])
-                if task.weight == 2:
-                    yield Placement.from_squares(problem, [[(last - f, r) for f, r in squares]])
 
 
 def _spec(problem: Problem) -> CountSpec:

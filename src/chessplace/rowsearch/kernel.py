@@ -29,7 +29,13 @@ from chessplace.rowsearch.codegen import Shape, source
 MAX_N = 32
 """Largest board side: masks are 64-bit words and diagonals shift past the edge."""
 
-Search = Callable[[np.ndarray, int, np.ndarray], tuple[int, int]]
+Search = Callable[[np.ndarray, int, np.ndarray, np.ndarray], tuple[int, int]]
+"""``search(forbid, first, out, stop)``: see :func:`chessplace.rowsearch.codegen.source`."""
+
+
+def stop_flag() -> np.ndarray:
+    """A fresh stop flag for searches: set its one byte and they return ``STOPPED``."""
+    return np.zeros(1, dtype=np.uint8)
 
 
 def shape_of(piece: Piece, n: int, collect: bool) -> Shape:
@@ -91,7 +97,7 @@ def _compiled(shape: Shape) -> Search:
     search: Search = module.search
     # Compile (or load from Numba's cache) now, on a board where nothing fits.
     blocked = np.full(shape.n, (1 << shape.n) - 1, dtype=np.uint64)
-    search(blocked, 0, np.zeros((0, shape.n), dtype=np.int64))
+    search(blocked, 0, np.zeros((0, shape.n), dtype=np.int64), stop_flag())
     return search
 
 

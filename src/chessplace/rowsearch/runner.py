@@ -9,8 +9,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from chessplace.control import Control
 from chessplace.rowsearch.checkpoint import Checkpoint
+from chessplace.rowsearch.kernel import stop_flag
 from chessplace.rowsearch.split import CountSpec, Subproblem
 from chessplace.rowsearch.tasks import count_prefix
 
@@ -77,7 +80,13 @@ def run_count(
     dask: str | None = None,
     checkpoint: Path | None = None,
 ) -> Tally:
-    """Count every subproblem not already in the checkpoint; stop early on request."""
+    """Count every subproblem not already in the checkpoint; stop early on request.
+
+    On local threads a stop reaches the searches under way through a shared
+    flag (they return within milliseconds, their work discarded, never
+    checkpointed); Dask workers cannot share it, so there a stop only
+    cancels the subproblems not yet started.
+    """
     header = {
         "n": spec.n,
         "piece": spec.betza,
@@ -92,18 +101,19 @@ def run_count(
     classes = sum(c for _, c in (record.done.values() if record else ()))
     resumed = len(done)
     pending = [task for task in tasks if task.key not in done]
+    stop = stop_flag() if dask is None else None
     control.report(count=solutions, done=len(done), total=len(tasks))
     try:
         remaining = control.remaining()
         connect = DASK_CONNECT_SECONDS if remaining is None else remaining
         with executor(workers, dask, max(0.1, min(connect, DASK_CONNECT_SECONDS))) as pool:
-            futures = {pool.submit(count_prefix, spec, task.prefix): task for task in pending}
-            with control.interrupting(lambda: _cancel(futures)):
+            futures = {pool.submit(count_prefix, spec, t.prefix, stop): t for t in pending}
+            with control.interrupting(lambda: _interrupt(stop, futures)):
                 for future in cf.as_completed(futures):
-                    if future.cancelled():
-                        continue
+                    if future.cancelled() or (counted := future.result()) is None:
+                        continue  # not started, or stopped before it finished
                     task = futures[future]
-                    found, found_classes = future.result()
+                    found, found_classes = counted
                     done.add(task.key)
                     solutions += task.weight * found
                     classes += found_classes
@@ -111,13 +121,18 @@ def run_count(
                         record.record(task.key, found, found_classes)
                     control.report(count=solutions, done=len(done), total=len(tasks))
                     if control.stopped:
-                        _cancel(futures)
+                        _interrupt(stop, futures)
     finally:
         if record:
             record.close()
     return Tally(solutions, classes, finished=len(done) == len(tasks), resumed=resumed)
 
 
-def _cancel(futures: dict[cf.Future[tuple[int, int]], Subproblem]) -> None:
+def _interrupt(
+    stop: np.ndarray | None, futures: dict[cf.Future[tuple[int, int] | None], Subproblem]
+) -> None:
+    """Stop the searches under way (sharing ``stop``) and cancel those not started."""
+    if stop is not None:
+        stop[0] = 1
     for future in futures:
         future.cancel()

@@ -11,10 +11,12 @@ from collections.abc import Iterator
 import numpy as np
 
 from chessplace.pieces import piece_from_text
-from chessplace.rowsearch.kernel import Search, compiled, shape_of
+from chessplace.rowsearch.codegen import STOPPED
+from chessplace.rowsearch.kernel import Search, compiled, shape_of, stop_flag
 from chessplace.rowsearch.split import CountSpec, class_pruning
 
-_FIRST_BATCH = 1 << 16
+_BATCH = 1 << 12
+"""Solutions a listing search hands out at a time."""
 
 
 def _search(spec: CountSpec, collect: bool) -> Search:
@@ -30,24 +32,58 @@ def _forcing(n: int, prefix: tuple[int, ...]) -> np.ndarray:
     return forbid
 
 
-def count_prefix(spec: CountSpec, prefix: tuple[int, ...]) -> tuple[int, int]:
-    """(solutions, symmetry classes) whose smallest member completes ``prefix``."""
+def count_prefix(
+    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray | None = None
+) -> tuple[int, int] | None:
+    """(solutions, symmetry classes) whose smallest member completes ``prefix``,
+    or ``None`` when ``stop`` (a :func:`~chessplace.rowsearch.kernel.stop_flag`
+    shared with the caller's thread) was set before the search finished."""
     forbid = _forcing(spec.n, prefix) | class_pruning(spec.n, prefix)
     nothing = np.zeros((0, spec.n), dtype=np.int64)
-    return _search(spec, False)(forbid, prefix[0], nothing)
+    found, classes = _search(spec, False)(
+        forbid, prefix[0], nothing, stop_flag() if stop is None else stop
+    )
+    return None if found == STOPPED else (found, classes)
 
 
-def solutions_of(spec: CountSpec, prefix: tuple[int, ...]) -> Iterator[np.ndarray]:
-    """Column arrays of every solution completing ``prefix``, in batches of bounded size.
+def solutions_of(
+    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray
+) -> Iterator[np.ndarray]:
+    """Column arrays of every solution completing ``prefix``, in order (rows read as
+    a sequence of columns), a batch of bounded size at a time.
 
-    When a batch would overflow, the prefix is split one row deeper, so
-    memory stays flat however many solutions there are.
+    A full batch is handed out and the search goes on after its last
+    solution, so memory stays flat, no solution waits for more than a
+    batch and none is searched twice. Once ``stop`` is set the solutions
+    end, without those of the batch under way.
     """
-    out = np.zeros((_FIRST_BATCH, spec.n), dtype=np.int64)
-    found, _ = _search(spec, True)(_forcing(spec.n, prefix), prefix[0], out)
-    if found >= 0:
-        yield from out[:found]
-        return
-    for column in range(spec.n):
-        if column not in prefix:
-            yield from solutions_of(spec, (*prefix, column))
+    search = _search(spec, True)
+    out = np.zeros((_BATCH, spec.n), dtype=np.int64)
+    pending = [_forcing(spec.n, prefix)]  # masks still to search, the next one last
+    while pending and not stop[0]:
+        forbid = pending.pop()
+        found, _ = search(forbid, prefix[0], out, stop)
+        if found == STOPPED:
+            return
+        yield from out[: found if found >= 0 else _BATCH]
+        if found < 0:  # the batch filled up
+            pending += _after(forbid, out[-1])
+
+
+def _after(forbid: np.ndarray, columns: np.ndarray) -> list[np.ndarray]:
+    """Masks that, together, allow exactly the solutions ``forbid`` allows after
+    ``columns``: one per row where such a solution first takes a larger column,
+    the last row's last (searched first)."""
+    n = len(columns)
+    full = (1 << n) - 1
+    forced = _forcing(n, tuple(int(c) for c in columns))
+    tails = []
+    for row in range(n):
+        up_to = np.uint64((2 << int(columns[row])) - 1)  # this row's columns up to its own
+        if forbid[row] | up_to == full:
+            continue  # no larger column is left in this row
+        tail = forbid.copy()
+        tail[:row] |= forced[:row]
+        tail[row] |= up_to
+        tails.append(tail)
+    return tails
