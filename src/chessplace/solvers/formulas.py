@@ -50,12 +50,31 @@ CUBE_MIN_LINES = 45
 class Formula(Cnf):
     """Variables ``(army, square)`` and the armies' counts; subclasses add the rules."""
 
-    def __init__(self, problem: Problem, encoding: str, control: Control | None) -> None:
+    def __init__(
+        self,
+        problem: Problem,
+        encoding: str,
+        break_symmetry: bool = True,
+        control: Control | None = None,
+    ) -> None:
         super().__init__(encoding)
         self.problem = problem
         self.squares = problem.board.size
         self.control = control
         self.complete = True  # false when building stopped part way (module docstring)
+        self._prepare()
+        try:
+            self._build(break_symmetry)
+        except Stopped:
+            self.complete = False
+
+    def _prepare(self) -> None:
+        """What a subclass needs before its rules are built."""
+
+    def _build(self, break_symmetry: bool) -> None:
+        """Add the rules (with lex-leader symmetry breaking when asked); may raise
+        :class:`Stopped`."""
+        raise NotImplementedError
 
     def _stopped(self) -> bool:
         """True (and the formula marked incomplete) once the run has stopped."""
@@ -106,19 +125,6 @@ class Formula(Cnf):
 class SquareFormula(Formula):
     """Every rule over ``(army, square)`` variables; counts exact as asked."""
 
-    def __init__(
-        self,
-        problem: Problem,
-        encoding: str,
-        break_symmetry: bool = True,
-        control: Control | None = None,
-    ) -> None:
-        super().__init__(problem, encoding, control)
-        try:
-            self._build(break_symmetry)
-        except Stopped:
-            self.complete = False
-
     def _build(self, break_symmetry: bool) -> None:
         problem, control = self.problem, self.control
         rules = rules_of(problem)
@@ -168,19 +174,8 @@ class LineFormula(Formula):
     breaking compares line colours, not squares.
     """
 
-    def __init__(
-        self,
-        problem: Problem,
-        encoding: str,
-        break_symmetry: bool = True,
-        control: Control | None = None,
-    ) -> None:
-        super().__init__(problem, encoding, control)
-        self.model = lines.LineModel(problem)
-        try:
-            self._build(break_symmetry)
-        except Stopped:
-            self.complete = False
+    def _prepare(self) -> None:
+        self.model = lines.LineModel(self.problem)
 
     def _build(self, break_symmetry: bool) -> None:
         problem, model, control = self.problem, self.model, self.control
@@ -246,19 +241,8 @@ class DominationFormula(Formula):
     faster than with squares rank by rank).
     """
 
-    def __init__(
-        self,
-        problem: Problem,
-        encoding: str,
-        break_symmetry: bool = True,
-        control: Control | None = None,
-    ) -> None:
-        super().__init__(problem, encoding, control)
-        self._curve = [self.var((0, s)) for s in hilbert_order(problem.board)]
-        try:
-            self._build(break_symmetry)
-        except Stopped:
-            self.complete = False
+    def _prepare(self) -> None:
+        self._curve = [self.var((0, s)) for s in hilbert_order(self.problem.board)]
 
     def _build(self, break_symmetry: bool) -> None:
         problem, control = self.problem, self.control
