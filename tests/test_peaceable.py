@@ -197,7 +197,7 @@ def test_progress_lines_on_stderr_without_a_terminal() -> None:
 
 
 def test_optimal_count_stopped_early_exits_three(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["count", "peaceable-queens", "-n", "11", "--optimal", "--time-limit", "1"]
+    args = ["count", "peaceable-queens", "-n", "14", "--optimal", "--time-limit", "1"]
     assert main(args) == 3
     assert "stopped before an answer" in capsys.readouterr().out
 

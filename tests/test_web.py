@@ -102,7 +102,7 @@ def test_bad_requests_get_a_clear_4xx(
 
 
 def test_a_long_job_can_be_cancelled(client: TestClient) -> None:
-    job = client.post("/api/jobs", json={"task": "count", "puzzle": "queens", "n": 16}).json()
+    job = client.post("/api/jobs", json={"task": "count", "puzzle": "queens", "n": 18}).json()
     _wait(client, job["id"], "running")
     time.sleep(1.0)
     client.delete(f"/api/jobs/{job['id']}")

@@ -22,6 +22,7 @@ from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
+from chessplace.solvers.catalog import SINGLE_ENGINES
 
 MEMBERS = ("construction", "lines", "sat", "cpsat", "heuristic")
 """Candidates, strongest first; the proving ones run while there is a core each
@@ -160,12 +161,11 @@ class PortfolioEngine(Engine):
     def members(self, problem: Problem, task: Task, cores: int) -> list[Engine]:
         """The engines that race on ``problem``: the accepting provers, one per core
         but at least two, then non-provers while cores are left."""
-        from chessplace.solvers.registry import ENGINES
-
         able = [
-            ENGINES[name]
+            SINGLE_ENGINES[name]
             for name in self.candidates
-            if ENGINES[name].available() and ENGINES[name].refusal(problem, task) is None
+            if SINGLE_ENGINES[name].available()
+            and SINGLE_ENGINES[name].refusal(problem, task) is None
         ]
         provers = [engine for engine in able if engine.proves][: max(2, cores)]
         others = [engine for engine in able if not engine.proves]

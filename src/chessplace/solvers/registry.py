@@ -6,30 +6,12 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from chessplace.linesearch.engine import LineSearchEngine
 from chessplace.problem import Problem
-from chessplace.rowsearch.engine import BitboardEngine
 from chessplace.solvers.base import Engine, Task
-from chessplace.solvers.construction import ConstructionEngine
-from chessplace.solvers.cpsat import CpSatEngine
-from chessplace.solvers.exhaustive import ExhaustiveEngine
-from chessplace.solvers.heuristic import HeuristicEngine
+from chessplace.solvers.catalog import SINGLE_ENGINES
 from chessplace.solvers.portfolio import PortfolioEngine
-from chessplace.solvers.sat import SatEngine
 
-ENGINES: dict[str, Engine] = {
-    engine.name: engine
-    for engine in (
-        ConstructionEngine(),
-        BitboardEngine(),
-        CpSatEngine(),
-        SatEngine(),
-        ExhaustiveEngine(),
-        HeuristicEngine(),
-        LineSearchEngine(),
-        PortfolioEngine(),
-    )
-}
+ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
 
 # Preference per task, best first; the first engine that is installed and
 # accepts the problem runs. The constructions answer at once; the line engine,
