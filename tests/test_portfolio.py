@@ -195,7 +195,7 @@ def test_the_first_proof_stops_a_slow_member() -> None:
 
 
 def test_a_time_limit_stops_every_member() -> None:
-    problem = puzzles.independent(SQUARE(14), KNIGHT)  # SAT and CP-SAT, far from a proof
+    problem = puzzles.peaceable_queens(SQUARE(11), white=17)  # SAT and CP-SAT, far from done
     started = time.monotonic()
     result = api.optimize(problem, time_limit=2)
     assert time.monotonic() - started < 2 + 10
@@ -219,8 +219,9 @@ def test_a_stop_request_stops_every_member() -> None:
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_ctrl_c_stops_the_command_and_its_sat_children() -> None:
+    command = ["optimize", "peaceable-queens", "-n", "11", "--white", "17"]  # SAT and CP-SAT
     process = subprocess.Popen(
-        [sys.executable, "-m", "chessplace", "optimize", "independent", "--piece", "N", "-n", "14"],
+        [sys.executable, "-m", "chessplace", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
