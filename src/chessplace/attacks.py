@@ -17,26 +17,35 @@ from chessplace.pieces import Piece
 Line = tuple[int, ...]
 
 
-def _half_directions(piece: Piece) -> list[Vector]:
+def half_directions(piece: Piece) -> list[Vector]:
+    """One of each pair ``d``, ``-d`` of the piece's unlimited rides, sorted."""
     return sorted({d if d > (0, 0) else (-d[0], -d[1]) for d in piece.ride_directions})
+
+
+def lines_along(board: Board, direction: Vector) -> list[Line]:
+    """Every maximal line of steps ``direction`` on the board, one-square lines too."""
+    dx, dy = direction
+    lines: list[Line] = []
+    for x, y in board.squares():
+        if board.contains((x - dx, y - dy)):
+            continue  # not the first square of its line
+        line = []
+        while board.contains((x, y)):
+            line.append(board.index((x, y)))
+            x, y = x + dx, y + dy
+        lines.append(tuple(line))
+    return lines
 
 
 @cache
 def ride_lines(board: Board, piece: Piece) -> tuple[Line, ...]:
     """Maximal lines of two or more squares along the piece's unlimited rides."""
-    lines: list[Line] = []
-    for dx, dy in _half_directions(piece):
-        for square in board.squares():
-            x, y = square
-            if board.contains((x - dx, y - dy)):
-                continue  # not the first square of its line
-            line = []
-            while board.contains((x, y)):
-                line.append(board.index((x, y)))
-                x, y = x + dx, y + dy
-            if len(line) > 1:
-                lines.append(tuple(line))
-    return tuple(lines)
+    return tuple(
+        line
+        for direction in half_directions(piece)
+        for line in lines_along(board, direction)
+        if len(line) > 1
+    )
 
 
 @cache

@@ -19,6 +19,8 @@ from functools import cache
 
 import numpy as np
 
+from chessplace import attacks
+from chessplace.attacks import Line, lines_along
 from chessplace.board import Board
 from chessplace.pieces import Piece
 
@@ -61,8 +63,9 @@ class Geometry:
 
 def half_directions(piece: Piece) -> list[Direction]:
     """One direction of each ride line, ranks (1, 0) and files (0, 1) first."""
-    halves = {d if d > (0, 0) else (-d[0], -d[1]) for d in piece.ride_directions}
-    return sorted(halves, key=lambda d: (d not in ((1, 0), (0, 1)), d != (1, 0), d))
+    return sorted(
+        attacks.half_directions(piece), key=lambda d: (d not in ((1, 0), (0, 1)), d != (1, 0), d)
+    )
 
 
 @cache
@@ -70,17 +73,10 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
     """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetries, so
     every rank/file labelling is searched)."""
     directions = half_directions(piece)
-    lines: list[list[int]] = []
+    lines: list[Line] = []
     family_start = [0]
-    for dx, dy in directions:
-        for x, y in board.squares():
-            if board.contains((x - dx, y - dy)):
-                continue  # not the first square of its line
-            line = []
-            while board.contains((x, y)):
-                line.append(board.index((x, y)))
-                x, y = x + dx, y + dy
-            lines.append(line)
+    for direction in directions:
+        lines += lines_along(board, direction)
         family_start.append(len(lines))
     through = np.zeros((board.size, len(directions)), dtype=np.int32)
     for f in range(len(directions)):
@@ -108,7 +104,7 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
     )
 
 
-def _order(lines: list[list[int]], family_start: list[int], product: bool) -> tuple[list[int], int]:
+def _order(lines: list[Line], family_start: list[int], product: bool) -> tuple[list[int], int]:
     """The labelling order and how many of its first positions are ranks and files."""
     head: list[int] = []
     if product:
@@ -116,7 +112,8 @@ def _order(lines: list[list[int]], family_start: list[int], product: bool) -> tu
         files = _inward(list(range(family_start[1], family_start[2])))
         for i in range(max(len(ranks), len(files))):
             head += ranks[i : i + 1] + files[i : i + 1]
-    rest = [index for index in range(len(lines)) if index not in set(head)]
+    labelled = set(head)
+    rest = [index for index in range(len(lines)) if index not in labelled]
     families = np.searchsorted(family_start, rest, side="right") - 1
     position = {index: index - family_start[f] for index, f in zip(rest, families, strict=True)}
     rest.sort(key=lambda index: (-len(lines[index]), position[index], index))
@@ -133,7 +130,7 @@ def _inward(lines: list[int]) -> list[int]:
 def _symmetries(
     board: Board,
     directions: list[Direction],
-    lines: list[list[int]],
+    lines: list[Line],
     family_start: list[int],
     through: np.ndarray,
     order: list[int],
