@@ -9,7 +9,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -25,31 +24,10 @@ from chessplace.solvers.base import Task
 from chessplace.solvers.portfolio import PortfolioEngine, _Race
 from chessplace.solvers.registry import choose
 from tests.conftest import assert_valid
+from tests.processes import alive, children
 
 SQUARE = Board.square
 KNIGHT = piece_from_text("N")
-
-
-def _children(pid: int) -> list[int]:
-    """Live (not zombie) child processes of ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _members_left() -> list[str]:
@@ -64,11 +42,11 @@ def _children_before() -> None:
     """Children alive before a test (a web test's forkserver, multiprocessing's
     resource tracker) are not the test's to end."""
     _BEFORE.clear()
-    _BEFORE.update(_children(os.getpid()))
+    _BEFORE.update(children(os.getpid()))
 
 
 def _new_children() -> list[int]:
-    return [pid for pid in _children(os.getpid()) if pid not in _BEFORE]
+    return [pid for pid in children(os.getpid()) if pid not in _BEFORE]
 
 
 def _assert_nothing_left() -> None:
@@ -232,10 +210,10 @@ def test_ctrl_c_stops_the_command_and_its_sat_children() -> None:
         seen: dict[int, float] = {}
         while not any(time.monotonic() - since > 1 for since in seen.values()):
             assert process.poll() is None and time.monotonic() < deadline
-            children = _children(process.pid)
-            seen = {pid: seen.get(pid, time.monotonic()) for pid in children}  # SAT at work
+            running = children(process.pid)
+            seen = {pid: seen.get(pid, time.monotonic()) for pid in running}  # SAT at work
             time.sleep(0.1)
-        children = _children(process.pid)
+        solvers = children(process.pid)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
     finally:
@@ -246,7 +224,7 @@ def test_ctrl_c_stops_the_command_and_its_sat_children() -> None:
     assert "Traceback" not in err
     assert "best found, not proven · portfolio(" in out
     time.sleep(1)
-    assert [pid for pid in children if _alive(pid)] == []
+    assert [pid for pid in solvers if alive(pid)] == []
 
 
 def test_sat_climbs_from_the_placement_another_member_found() -> None:

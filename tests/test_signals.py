@@ -12,39 +12,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 
 import pytest
 
+from tests.processes import children, group
+
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
-
-
-def _group(pgid: int) -> list[int]:
-    """Live (not zombie) processes in process group ``pgid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        state, group = fields[0], int(fields[2])
-        if group == pgid and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _children(pid: int) -> list[int]:
-    """Live child processes of ``pid`` (in its process group)."""
-    return [other for other in _group(pid) if _parent(other) == pid]
-
-
-def _parent(pid: int) -> int | None:
-    try:
-        return int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return None
 
 
 class _Run:
@@ -93,7 +66,7 @@ def _command(*args: str) -> Iterator[_Run]:
     try:
         yield run
     finally:
-        for pid in _group(run.process.pid):
+        for pid in group(run.process.pid):
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         run.process.wait()
@@ -106,11 +79,11 @@ def _lasting_child(parent: int, seconds: float) -> Callable[[], bool]:
 
     def condition() -> bool:
         now = time.monotonic()
-        children = _children(parent)
+        running = children(parent)
         for pid in list(seen):
-            if pid not in children:
+            if pid not in running:
                 del seen[pid]
-        return any(now - seen.setdefault(pid, now) >= seconds for pid in children)
+        return any(now - seen.setdefault(pid, now) >= seconds for pid in running)
 
     return condition
 
@@ -122,7 +95,7 @@ def test_sat_children_die_with_a_killed_parent() -> None:
         run.process.kill()
         run.process.wait()
         time.sleep(2)
-        assert _group(parent) == []
+        assert group(parent) == []
 
 
 def test_sigterm_stops_an_optimisation_with_the_best_armies_so_far() -> None:
@@ -139,7 +112,7 @@ def test_sigterm_stops_an_optimisation_with_the_best_armies_so_far() -> None:
         assert data["objective"] <= data["bound"]
         assert "Traceback" not in "".join(run.err)
         time.sleep(1)
-        assert _group(parent) == []
+        assert group(parent) == []
 
 
 def test_sigterm_stops_a_streamed_listing() -> None:

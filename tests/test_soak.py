@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.processes import alive, start_server
+
 LONG_JOBS = 30
 JOB_SECONDS = 1.0
 GRACE = 5.0  # the server's default grace before a worker is killed
@@ -27,12 +26,6 @@ QUICK_REQUESTS = 500
 IN_FLIGHT = 20
 MEMORY_BOUND_MB = 1000  # RSS of the server, forkserver, two workers and their children (~400 seen)
 JOB = {"task": "count", "puzzle": "queens", "n": 16, "time_limit": JOB_SECONDS}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _family(root: int) -> list[int]:
@@ -67,37 +60,17 @@ def _rss_mb(pids: list[int]) -> float:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    port = _free_port()
-    command = [sys.executable, "-m", "chessplace", "serve", "--port", str(port), "--workers", "2"]
-    process = subprocess.Popen(command)
-    url = f"http://127.0.0.1:{port}"
+    url, process = start_server("--workers", "2")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.2)
         yield url, process.pid
     finally:
         family = _family(process.pid)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
         deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in family) and time.monotonic() < deadline:
+        while any(alive(pid) for pid in family) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not [pid for pid in family if _alive(pid)], "workers outlived the server"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+        assert not [pid for pid in family if alive(pid)], "workers outlived the server"
 
 
 class Watch:

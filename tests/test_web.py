@@ -25,6 +25,7 @@ from chessplace.web.app import create_app
 from chessplace.web.limits import Limits
 from chessplace.web.models import Options
 from chessplace.web.pool import Pool
+from tests.processes import start_server
 
 CHROMIUM = shutil.which("chromium")
 
@@ -290,27 +291,10 @@ def test_render_endpoint_draws(client: TestClient) -> None:
     assert png.content.startswith(b"\x89PNG")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "chessplace", "serve", "--port", str(port)])
-    url = f"http://127.0.0.1:{port}"
+    url, process = start_server()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.2)
         yield url
     finally:
         process.terminate()

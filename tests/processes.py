@@ -1,0 +1,77 @@
+"""Process helpers shared by the tests: /proc readers and a real ``chessplace serve``."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first), or None."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _live(match: int, field: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(entry.name)
+            if fields is not None and fields[0] != "Z" and int(fields[field]) == match:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie does not)."""
+    fields = _stat(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+def parent(pid: int) -> int | None:
+    fields = _stat(pid)
+    return None if fields is None else int(fields[1])
+
+
+def children(pid: int) -> list[int]:
+    """Live child processes of ``pid``."""
+    return _live(pid, 1)
+
+
+def group(pgid: int) -> list[int]:
+    """Live processes in process group ``pgid``."""
+    return _live(pgid, 2)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(*options: str) -> tuple[str, subprocess.Popen[bytes]]:
+    """``chessplace serve`` on a free loopback port, once its health check answers."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessplace", "serve", "--port", str(port), *options]
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return url, process
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            process.wait()
+            raise AssertionError("server did not start")
+        time.sleep(0.2)
