@@ -19,8 +19,8 @@ from functools import cache
 
 import numpy as np
 
-from chessplace import attacks
 from chessplace.attacks import Line, lines_along
+from chessplace.attacks import half_directions as ride_halves
 from chessplace.board import Board
 from chessplace.pieces import Piece
 
@@ -63,9 +63,7 @@ class Geometry:
 
 def half_directions(piece: Piece) -> list[Direction]:
     """One direction of each ride line, ranks (1, 0) and files (0, 1) first."""
-    return sorted(
-        attacks.half_directions(piece), key=lambda d: (d not in ((1, 0), (0, 1)), d != (1, 0), d)
-    )
+    return sorted(ride_halves(piece), key=lambda d: (d not in ((1, 0), (0, 1)), d != (1, 0), d))
 
 
 @cache
