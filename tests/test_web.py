@@ -1,10 +1,8 @@
-"""The HTTP API (in-process ASGI client) and the page in headless Chromium on a real server."""
+"""The HTTP API through an in-process ASGI client (the page in Chromium: tests/test_page.py)."""
 
 from __future__ import annotations
 
-import io
 import json
-import shutil
 import socket
 import subprocess
 import sys
@@ -14,10 +12,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
-from PIL import Image
 
 from chessplace.control import Control
 from chessplace.web import work
@@ -25,9 +21,6 @@ from chessplace.web.app import create_app
 from chessplace.web.limits import Limits
 from chessplace.web.models import Options
 from chessplace.web.pool import Pool
-from tests.processes import start_server
-
-CHROMIUM = shutil.which("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -289,80 +282,3 @@ def test_render_endpoint_draws(client: TestClient) -> None:
     assert svg.headers["content-type"].startswith("image/svg+xml") and b"<svg" in svg.content
     png = client.post("/api/render?format=png", json={"puzzle": "queens", "n": 4, "pieces": pieces})
     assert png.content.startswith(b"\x89PNG")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    url, process = start_server()
-    try:
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-def test_page_in_headless_chromium(server: str) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        page = browser.new_page(viewport={"width": 1100, "height": 760})
-        page.goto(server)
-        page.select_option("#puzzle", "queens")
-        page.fill("#n", "8")
-        page.click("#solve")
-        page.wait_for_selector("#verdict.valid")
-        assert page.locator("#board .piece").count() == 8
-        first = _occupied(page)
-
-        page.click("#next")
-        page.wait_for_function("document.querySelector('#position').textContent.startsWith('#')")
-        page.wait_for_selector("#verdict.valid")
-        second = _occupied(page)
-        assert len(second) == 8 and second != first
-
-        queen = sorted(second)[0]
-        same_rank = next(f"{f}{queen[1:]}" for f in "abcdefgh" if f"{f}{queen[1:]}" not in second)
-        page.click(f"[data-square='{same_rank}']")
-        page.wait_for_selector("#verdict.invalid")
-        assert "broken rule" in page.text_content("#verdict")
-
-        shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
-
-        limits = httpx.get(f"{server}/api/limits", timeout=10).json()["sides"]
-        page.fill("#n", "100000")
-        page.press("#n", "Enter")
-        page.wait_for_function(f"document.querySelector('#n').value === '{limits['verify']}'")
-        assert "set to" in page.text_content("#status")
-        squares = limits["verify"] ** 2
-        page.wait_for_function(f"document.querySelectorAll('#board .square').length === {squares}")
-        page.click("#count")
-        assert page.text_content("#status") == (
-            f"n = {limits['verify']} is over this server's limit for count: "
-            f"sides up to {limits['count']}"
-        )
-        browser.close()
-    colours = shot.getcolors(maxcolors=1 << 20) or []
-    assert len(colours) > 20  # a drawn board, not a blank page
-    board_pixels = {shot.getpixel((x, y)) for x in range(400, 800, 7) for y in range(100, 500, 7)}
-    assert {(240, 217, 181), (181, 136, 99)} <= board_pixels  # light and dark squares
-
-
-def _occupied(page: object) -> set[str]:
-    squares = page.eval_on_selector_all(  # type: ignore[attr-defined]
-        "#board .square",
-        "nodes => nodes.filter(n => n.querySelector('.piece')).map(n => n.dataset.square)",
-    )
-    return set(squares)

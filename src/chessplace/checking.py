@@ -210,16 +210,19 @@ def _steps_back(coordinate: np.ndarray, step: int, length: int) -> np.ndarray:
     return np.full_like(coordinate, _FAR)
 
 
-def attacked_squares(placement: Placement) -> set[Square]:
-    """Every square some piece attacks, riders stopping at the first piece in their way."""
-    return _attacked(placement, _occupancy(placement)[0])
+def attacked_squares(placement: Placement, army: int | None = None) -> set[Square]:
+    """Every square some piece (of army number ``army``, if given) attacks, riders
+    stopping at the first piece in their way, whichever army it belongs to."""
+    return _attacked(placement, _occupancy(placement)[0], army)
 
 
-def _attacked(placement: Placement, occupant: Occupant) -> set[Square]:
+def _attacked(placement: Placement, occupant: Occupant, only: int | None = None) -> set[Square]:
     board = placement.problem.board
     pieces = [army.piece for army in placement.problem.armies]
     attacked: set[Square] = set()
     for square, army in occupant.items():
+        if only is not None and army != only:
+            continue
         for move in pieces[army].moves:
             for dx, dy in move.directions:
                 x, y = square

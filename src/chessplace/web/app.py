@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -24,6 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from chessplace.control import Control
 from chessplace.solvers.registry import NoSolver
 from chessplace.web import work
+from chessplace.web.catalog import catalog
+from chessplace.web.events import job_events
 from chessplace.web.jobs import Jobs
 from chessplace.web.limits import Limits
 from chessplace.web.models import (
@@ -104,6 +106,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def public_limits() -> dict[str, Any]:
         return limits.public()
 
+    @app.get("/api/catalog")
+    async def known() -> dict[str, Any]:
+        return catalog()
+
     @app.post("/api/solve")
     async def solve(options: Options) -> Response:
         return await heavy(partial(work.task, "solve", options), admitted("solve", options))
@@ -145,6 +151,18 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.get("/api/jobs/{job_id}")
     async def status(job_id: str) -> dict[str, Any]:
         return _found(job_id, jobs.view(job_id))
+
+    @app.get("/api/jobs/{job_id}/events")
+    async def events(job_id: str, request: Request) -> StreamingResponse:
+        """The job's progress as it comes (server-sent events), then its end."""
+        _found(job_id, jobs.view(job_id))
+        resumed = request.headers.get("last-event-id", "")
+        first = int(resumed) if resumed.isdigit() and len(resumed) < 9 else 0
+        return StreamingResponse(
+            job_events(jobs, job_id, first, request.is_disconnected),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
 
     @app.delete("/api/jobs/{job_id}")
     async def cancel(job_id: str) -> dict[str, Any]:

@@ -51,6 +51,11 @@ class Jobs:
             data["position"] = position
         return data
 
+    def history(self, job_id: str, since: int = 0) -> list[dict[str, Any]] | None:
+        """The job's progress reports from number ``since`` on; None for an unknown id."""
+        ticket = self._jobs.get(job_id)
+        return None if ticket is None else ticket.history[since:]
+
     def cancel(self, job_id: str) -> dict[str, Any] | None:
         """Cancel a job (waiting or running); None for an unknown id."""
         ticket = self._jobs.get(job_id)

@@ -31,6 +31,7 @@ from chessplace.web.work import Answer, Refused, answered
 
 Work = Callable[[Control], Answer]
 PROGRESS_EVERY = 0.2  # seconds between progress messages from a worker
+HISTORY = 2000  # progress reports a ticket keeps (what a live chart of the run draws)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class Ticket:
     time_limit: float
     state: str = "queued"
     progress: dict[str, Any] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
     cancelled: bool = False
     started: float | None = None
     ended: float | None = None
@@ -64,6 +66,13 @@ class Ticket:
         if self.started is None:
             return 0.0
         return (self.ended or time.monotonic()) - self.started
+
+    def report(self, progress: dict[str, Any]) -> None:
+        """The latest progress; the first ``HISTORY`` reports are kept, then the last one."""
+        self.progress = progress
+        if len(self.history) >= HISTORY:
+            self.history.pop()
+        self.history.append(progress)
 
     def finish(self, outcome: Outcome) -> None:
         if self.cancelled:
@@ -221,7 +230,7 @@ class Pool:
             if job != worker.jobs:
                 continue  # a late message of an earlier job
             if kind == "progress":
-                ticket.progress = payload
+                ticket.report(payload)
                 continue
             ticket.finish(payload)
             if self.limits.memory_mb and worker.data_mb() > self.limits.memory_mb / 2:
@@ -349,16 +358,19 @@ def _serve(connection: Any, memory_mb: int, answer_bytes: int) -> None:
 
 
 def _reporter(job: int, send: Callable[[object], None]) -> Callable[[Progress], None]:
+    """Progress to the server at most every ``PROGRESS_EVERY`` seconds; what reports in
+    between said (a better objective, say) is carried into the next one sent."""
     last = [0.0]
+    fields: dict[str, Any] = {}
 
     def report(progress: Progress) -> None:
+        fields.update(
+            (key, value) for key, value in vars(progress).items() if value not in (None, "")
+        )
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
-            fields = {
-                key: value for key, value in vars(progress).items() if value not in (None, "")
-            }
-            send(("progress", job, fields))
+            send(("progress", job, dict(fields)))
 
     return report
 

@@ -101,6 +101,14 @@ def verify(request: PlacementRequest, control: Control) -> Answer:
                 [square_name(a.attacker.square), square_name(a.victim.square)] for a in attacks
             ],
             "attacked": sorted(square_name(s) for s in attacked_squares(placement)),
+            "attacked_by": [
+                sorted(square_name(s) for s in attacked_squares(placement, army))
+                for army in range(len(placement.problem.armies))
+            ],
+            "armies": [
+                {"name": army.name, "piece": army.piece.name, "betza": army.piece.betza}
+                for army in placement.problem.armies
+            ],
             "pieces": placement_pieces(placement),
         }
     )

@@ -1,90 +1,41 @@
-// chessplace front end: plain JavaScript, no build step.
-"use strict";
+// chessplace front end: plain JavaScript modules, no build step, nothing from outside the server.
+import { Board, fileName, parseSquare, pieceLook } from "./board.js";
+import { drawChart } from "./chart.js";
+import { decode, encode } from "./share.js";
 
-const GLYPHS = { queen: "♛", rook: "♜", bishop: "♝", knight: "♞", king: "♚", amazon: "♛" };
-const GENERAL = new Set(["independent", "peaceable", "dominating"]);
 const $ = (id) => document.getElementById(id);
+const TASKS = ["solve", "optimize", "count"];
+const VERBS = { solve: "Solve", optimize: "Optimize", count: "Count" };
+const COUNT_KINDS = ["at_least", "exactly", "at_most"];
+const NUMBERS = [
+  ["rows", "Rows"], ["cols", "Columns"], ["armies", "Armies"], ["white", "White pieces"],
+  ["count-value", "The number of pieces"], ["time-limit", "The time limit"],
+];
 
-const state = { pieces: [], offset: 0, job: null, lastResult: null, verifyToken: 0, limits: null };
+const state = {
+  catalog: null,
+  limits: null,
+  board: null,
+  pieces: [], // {army: index, square: [file, rank]}, 0-based
+  armies: [], // the current problem's armies: {name, piece}
+  verdict: null, // the server's verify answer for the pieces
+  optionsError: null,
+  checks: 0,
+  army: 0, // the army a click places
+  result: null,
+  offset: null, // the placement browsed to, or null
+  more: true,
+  job: null,
+  history: [],
+  timer: null,
+};
 
-// The server's limits (GET /api/limits): the inputs are clamped to them.
-async function loadLimits() {
-  try {
-    state.limits = await (await fetch("/api/limits")).json();
-  } catch (error) {
-    state.limits = null;
-  }
-  if (!state.limits) return;
-  $("n").max = state.limits.sides.verify;
-  $("time-limit").max = state.limits.max_seconds;
-  $("time-limit").placeholder = state.limits.default_seconds;
-}
+// ---------- the server ----------
 
-// Clamp a number input to its min and max; say so when it had to change.
-function clamp(input, label) {
-  if (input.value === "") return;
-  const value = Number(input.value);
-  const low = input.min === "" ? -Infinity : Number(input.min);
-  const high = input.max === "" ? Infinity : Number(input.max);
-  const kept = Math.min(high, Math.max(low, Number.isFinite(value) ? Math.round(value) : low));
-  if (kept !== value) {
-    input.value = kept;
-    $("status").textContent = `${label} is between ${low} and ${high} on this server: set to ${kept}`;
-  }
-}
-
-// The server's message for a task whose board is over its limit, before sending anything.
-function overLimit(task) {
-  const side = state.limits && state.limits.sides[task];
-  const n = Number($("n").value);
-  return side && n > side ? `n = ${n} is over this server's limit for ${task}: sides up to ${side}` : null;
-}
-
-function options() {
-  const body = { puzzle: $("puzzle").value, n: Number($("n").value) };
-  if (GENERAL.has(body.puzzle)) body.piece = $("piece").value;
-  if ($("at-least").value !== "") body.at_least = Number($("at-least").value);
-  if ($("time-limit").value !== "") body.time_limit = Number($("time-limit").value);
-  return body;
-}
-
-function fileName(file) {
-  let name = "";
-  for (let number = file + 1; number > 0; number = Math.floor((number - 1) / 26)) {
-    name = String.fromCharCode(97 + ((number - 1) % 26)) + name;
-  }
-  return name;
-}
-
-function drawBoard(verdict) {
-  const n = Number($("n").value);
-  const board = $("board");
-  const size = Math.max(4, Math.min(52, Math.floor(640 / n)));
-  board.style.setProperty("--square", `${size}px`);
-  board.style.gridTemplateColumns = `repeat(${n}, ${size}px)`;
-  board.replaceChildren();
-  const attacked = new Set(verdict ? verdict.attacked : []);
-  const conflicts = new Set((verdict ? verdict.conflicts : []).flat());
-  const bySquare = new Map(state.pieces.map((p) => [p.square, p]));
-  for (let rank = n; rank >= 1; rank--) {
-    for (let file = 1; file <= n; file++) {
-      const name = fileName(file - 1) + rank;
-      const square = document.createElement("div");
-      square.className = `square ${(file + rank) % 2 === 0 ? "dark" : "light"}`;
-      square.dataset.square = name;
-      if (attacked.has(name)) square.classList.add("attacked");
-      if (conflicts.has(name)) square.classList.add("conflict");
-      const piece = bySquare.get(name);
-      if (piece) {
-        const glyph = document.createElement("span");
-        glyph.className = `piece ${piece.army}`;
-        glyph.textContent = GLYPHS[piece.piece] || piece.piece.slice(0, 2);
-        square.appendChild(glyph);
-      }
-      square.addEventListener("click", () => toggle(name, file, rank));
-      board.appendChild(square);
-    }
-  }
+async function getJSON(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  return response.json();
 }
 
 async function post(path, body) {
@@ -92,139 +43,512 @@ async function post(path, body) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(describeError(data));
+  if (!response.ok) throw new Error(typeof data.detail === "string" ? data.detail : `request failed (${response.status})`);
   return data;
 }
 
-function describeError(data) {
-  return typeof data.detail === "string" ? data.detail : "request failed";
+// ---------- the options ----------
+
+function spec() {
+  return state.catalog.puzzles.find((puzzle) => puzzle.name === $("puzzle").value) || state.catalog.puzzles[0];
 }
 
-async function verify() {
-  const token = ++state.verifyToken;
-  const refused = overLimit("verify");
-  if (refused) {
-    $("verdict").textContent = refused;
-    $("verdict").className = "invalid";
-    $("board").replaceChildren();
+const whole = (id) => Number($(id).value);
+const side = () => Math.max(whole("rows"), whole("cols"));
+
+function armyCount() {
+  return spec().takes_armies ? Number($("armies").value || 2) : 1;
+}
+
+// The problem as the API's JSON options (only what is set).
+function problemOptions() {
+  const body = { puzzle: $("puzzle").value };
+  if (whole("rows") === whole("cols")) body.n = whole("rows");
+  else Object.assign(body, { rows: whole("rows"), cols: whole("cols") });
+  if (spec().takes_piece) body.piece = $("piece").value.trim();
+  if (spec().takes_armies) {
+    if ($("armies").value !== "") body.armies = whole("armies");
+    if ($("white").value !== "") body.white = whole("white");
+  }
+  const kind = $("count-kind").value;
+  if (kind && $("count-value").value !== "") body[kind] = whole("count-value");
+  return body;
+}
+
+function runOptions() {
+  const body = problemOptions();
+  if ($("time-limit").value !== "") body.time_limit = Number($("time-limit").value);
+  if ($("solver").value) body.solver = $("solver").value;
+  return body;
+}
+
+// Keep a number input within its bounds (the server's limits); say so when it had to change.
+function clamp(id, label) {
+  const input = $(id);
+  if (input.value === "") return null;
+  const value = Number(input.value);
+  const low = input.min === "" ? -Infinity : Number(input.min);
+  const high = input.max === "" ? Infinity : Number(input.max);
+  let kept = Number.isFinite(value) ? value : low;
+  if (input.step !== "any") kept = Math.round(kept);
+  kept = Math.min(high, Math.max(low, kept));
+  if (kept === value) return null;
+  input.value = kept;
+  return `${label} is between ${low} and ${high} on this server: set to ${kept}`;
+}
+
+function showFields() {
+  const puzzle = spec();
+  $("puzzle-summary").textContent = puzzle.summary;
+  $("piece-field").hidden = !puzzle.takes_piece;
+  $("army-fields").hidden = !puzzle.takes_armies;
+  $("count-value").disabled = $("count-kind").value === "";
+}
+
+// Any option changed: check it here, keep the pieces that still fit, ask the server.
+function optionsChanged() {
+  const notes = NUMBERS.map(([id, label]) => clamp(id, label)).filter(Boolean);
+  $("options-note").textContent = notes.join("; ");
+  $("options-note").className = "note";
+  showFields();
+  const [rows, cols, armies] = [whole("rows"), whole("cols"), armyCount()];
+  state.pieces = state.pieces.filter(
+    ({ army, square: [file, rank] }) => file < cols && rank < rows && army < armies,
+  );
+  state.army = Math.min(state.army, armies - 1);
+  state.offset = null;
+  state.result = null;
+  showFacts(null);
+  $("position").textContent = "–";
+  refresh();
+}
+
+// ---------- the board and its verdict ----------
+
+function pieceOf(army) {
+  if (state.armies[army]) return state.armies[army].piece;
+  return spec().takes_piece ? $("piece").value.trim() || "?" : "queen";
+}
+
+function draw() {
+  const verdict = state.verdict;
+  const squares = (names) => names.map(parseSquare).filter(Boolean);
+  state.board.draw({
+    rows: whole("rows"),
+    cols: whole("cols"),
+    pieces: state.pieces.map(({ army, square }) => ({
+      army, square, look: pieceLook(pieceOf(army), state.catalog),
+    })),
+    attacked: squares(attackedShown()),
+    conflicts: verdict ? verdict.conflicts.map(squares).filter((pair) => pair.length === 2) : [],
+  });
+}
+
+// The squares tinted when asked: those the pieces attack or, with several armies, those
+// the other armies attack (where a piece of the army being placed may not stand).
+function attackedShown() {
+  const verdict = state.verdict;
+  const legend = $("attack-legend");
+  legend.hidden = !$("show-attacks").checked;
+  if (!verdict || legend.hidden) return [];
+  const by = verdict.attacked_by;
+  const several = by.length > 1;
+  const name = state.catalog.armies[state.army];
+  const names = several ? by.filter((_, army) => army !== state.army).flat() : verdict.attacked;
+  const occupied = new Set(placed().map((piece) => piece.square));
+  const free = [...new Set(names)].filter((square) => !occupied.has(square));
+  const board = whole("rows") * whole("cols") - occupied.size;
+  legend.textContent = several
+    ? `Tinted: ${free.length} of ${board} free squares attacked by the other armies (no ${name} piece may stand there).`
+    : `Tinted: ${free.length} of ${board} free squares attacked.`;
+  return free;
+}
+
+function placed() {
+  return state.pieces.map(({ army, square }) => ({
+    army: state.catalog.armies[army], square: fileName(square[0]) + (square[1] + 1),
+  }));
+}
+
+// Redraw at once, then check the placement (and the options) with the server.
+async function refresh() {
+  writeHash();
+  const piece = spec().takes_piece ? ` of ${$("piece").value.trim()}` : "";
+  $("board-title").textContent = `${$("puzzle").value}${piece} · ${whole("rows")}×${whole("cols")}`;
+  draw();
+  showArmies();
+  const check = ++state.checks;
+  if (side() > state.limits.sides.verify) {
+    state.verdict = null;
+    state.optionsError = null;
+  } else {
+    try {
+      const verdict = await post("/api/verify", { ...problemOptions(), pieces: placed() });
+      if (check !== state.checks) return;
+      state.verdict = verdict;
+      state.armies = verdict.armies;
+      state.optionsError = null;
+    } catch (error) {
+      if (check !== state.checks) return;
+      state.verdict = null;
+      state.optionsError = error.message;
+    }
+  }
+  draw();
+  showArmies();
+  showVerdict();
+  updateButtons();
+}
+
+function say(id, text, kind) {
+  $(id).textContent = text;
+  $(id).className = kind;
+}
+
+function showVerdict() {
+  const verdict = state.verdict;
+  const broken = verdict ? verdict.violations : [];
+  $("violations").replaceChildren();
+  if (state.optionsError) {
+    say("options-note", state.optionsError, "note error");
+    say("verdict", "Fix the options above to check a placement.", "neutral");
     return;
   }
+  if (!state.pieces.length) {
+    say("verdict", "Empty board: click squares to place pieces, or press Solve.", "neutral");
+    return;
+  }
+  if (!verdict) {
+    const most = state.limits.sides.verify;
+    say("verdict", `Not checked: this server checks boards up to ${most} a side.`, "neutral");
+    return;
+  }
+  const pieces = state.pieces.length === 1 ? "1 piece" : `${state.pieces.length} pieces`;
+  if (verdict.status === "valid") {
+    say("verdict", `Valid: ${pieces}, every rule kept.`, "valid");
+  } else if (verdict.conflicts.length) {
+    const count = verdict.conflicts.length;
+    say("verdict", `Invalid: ${count} ${count === 1 ? "attack" : "attacks"} (ringed in red).`, "invalid");
+  } else {
+    say("verdict", `Not a solution yet (${pieces}): no attacks, but`, "pending");
+  }
+  const items = broken.slice(0, 12).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  });
+  if (broken.length > 12) items.push(Object.assign(document.createElement("li"), { textContent: `and ${broken.length - 12} more` }));
+  $("violations").replaceChildren(...items);
+}
+
+function showArmies() {
+  const picker = $("army-picker");
+  const count = armyCount();
+  picker.replaceChildren();
+  if (count < 2) return;
+  const fills = state.catalog.drawing.fills;
+  for (let army = 0; army < count; army++) {
+    const chip = document.createElement("button");
+    chip.className = "chip";
+    chip.setAttribute("role", "radio");
+    chip.setAttribute("aria-checked", String(army === state.army));
+    chip.dataset.army = army;
+    chip.title = `place ${state.catalog.armies[army]} pieces`;
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = fills[army % fills.length];
+    chip.append(dot, state.catalog.armies[army]);
+    chip.addEventListener("click", () => { state.army = army; showArmies(); draw(); });
+    picker.appendChild(chip);
+  }
+}
+
+function onSquare(square) {
+  if (state.job) return;
+  const at = state.pieces.findIndex((piece) => piece.square[0] === square[0] && piece.square[1] === square[1]);
+  if (at >= 0) state.pieces.splice(at, 1);
+  else state.pieces.push({ army: state.army, square });
+  state.offset = null;
+  $("position").textContent = "–";
+  refresh();
+}
+
+function onHover(square) {
+  if (!square) {
+    $("hover").textContent = "";
+    return;
+  }
+  const name = fileName(square[0]) + (square[1] + 1);
+  const piece = state.pieces.find((p) => p.square[0] === square[0] && p.square[1] === square[1]);
+  const attacked = state.verdict && state.verdict.attacked.includes(name);
+  const what = piece ? `${state.catalog.armies[piece.army]} ${pieceOf(piece.army)}` : (attacked ? "attacked" : "free");
+  $("hover").textContent = `${name}: ${what}`;
+}
+
+// ---------- the buttons ----------
+
+function solverTasks() {
+  const chosen = state.catalog.solvers.find((solver) => solver.name === $("solver").value);
+  return chosen ? chosen.tasks : TASKS;
+}
+
+function updateButtons() {
+  const notes = [];
+  for (const task of TASKS) {
+    const most = state.limits.sides[task];
+    const tooBig = side() > most;
+    const unable = !solverTasks().includes(task);
+    if (tooBig) notes.push(`${VERBS[task]}: boards up to ${most} a side on this server`);
+    if (unable) notes.push(`${VERBS[task]}: not with the ${$("solver").value} engine`);
+    $(task).disabled = Boolean(state.job || state.optionsError || tooBig || unable);
+  }
+  $("task-limits").textContent = notes.join("; ");
+  $("cancel").disabled = !state.job;
+  $("previous").disabled = Boolean(state.job) || !state.offset;
+  $("next").disabled = Boolean(state.job) || (state.offset !== null && !state.more);
+}
+
+// ---------- jobs: solve, optimize, count ----------
+
+async function runJob(task) {
+  if (state.job || $(task).disabled) return;
+  const body = { ...runOptions(), task };
+  if (task === "count") Object.assign(body, { unique: $("unique").checked, optimal: $("optimal").checked });
+  let view;
   try {
-    const verdict = await post("/api/verify", { ...options(), pieces: state.pieces });
-    if (token !== state.verifyToken) return;
-    $("verdict").textContent = verdict.status === "valid"
-      ? `valid: ${state.pieces.length} pieces`
-      : `invalid: ${verdict.violations.length} broken rule(s)`;
-    $("verdict").className = verdict.status;
-    $("violations").replaceChildren(...verdict.violations.slice(0, 12).map((text) => {
+    view = await post("/api/jobs", body);
+  } catch (error) {
+    say("status", error.message, "bad");
+    return;
+  }
+  state.job = { id: view.id, task, timeLimit: view.time_limit, running: null };
+  state.history = [];
+  showFacts(null);
+  $("live").hidden = false;
+  showProgress();
+  say("status", `${VERBS[task]}: starting…`, "busy");
+  updateButtons();
+  follow(view.id);
+}
+
+// Follow the job's server-sent events: its place in line, each progress report, its end.
+function follow(id) {
+  const source = new EventSource(`/api/jobs/${id}/events`);
+  const job = state.job;
+  source.addEventListener("state", (event) => {
+    const data = JSON.parse(event.data);
+    if (data.state === "queued") {
+      say("status", `${VERBS[job.task]}: waiting, ${data.position} in line…`, "busy");
+    } else {
+      job.running = job.running || performance.now();
+      say("status", `${VERBS[job.task]}: running…`, "busy");
+    }
+  });
+  source.addEventListener("progress", (event) => {
+    state.history.push(JSON.parse(event.data));
+    showProgress();
+  });
+  source.addEventListener("end", (event) => {
+    source.close();
+    finish(JSON.parse(event.data));
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED && state.job === job) poll(id);
+  });
+  state.timer = setInterval(showProgress, 250);
+}
+
+// Without events (a proxy that buffers them), ask for the job's state until it ends.
+async function poll(id) {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const view = await getJSON(`/api/jobs/${id}`).catch(() => null);
+    if (!view) return finish({ state: "failed", error: "the server stopped answering" });
+    if (["done", "failed", "cancelled"].includes(view.state)) return finish(view);
+  }
+}
+
+function elapsed() {
+  const job = state.job;
+  const last = state.history.length ? state.history[state.history.length - 1].seconds : 0;
+  const local = job && job.running ? (performance.now() - job.running) / 1000 : 0;
+  return Math.max(last, local);
+}
+
+// What the running job has said so far: the chart, the bar and a line in words.
+function showProgress(final = null) {
+  const job = state.job;
+  const task = job ? job.task : final && final.task;
+  const points = final ? [...state.history, final] : state.history;
+  const seconds = final ? final.seconds : elapsed();
+  // The chart once the engine has told a value (a run that answers at once needs none).
+  const charted = task === "optimize" && state.history.some((p) => p.objective !== undefined || p.bound !== undefined);
+  $("chart").hidden = !charted;
+  $("legend").hidden = !charted;
+  if (charted) drawChart($("chart"), points, seconds);
+  const latest = {};
+  for (const point of points) Object.assign(latest, point);
+  const bar = $("progress");
+  if (final) bar.value = 1;
+  else if (latest.total) bar.value = latest.done / latest.total;
+  else bar.value = Math.min(1, seconds / job.timeLimit);
+  const words = [];
+  if (latest.objective !== undefined) words.push(`best found ${latest.objective}`);
+  if (latest.bound !== undefined) words.push(`bound ${latest.bound}`);
+  if (latest.count !== undefined) words.push(`${latest.count.toLocaleString()} placements so far`);
+  if (latest.total) words.push(`${latest.done} of ${latest.total} parts`);
+  if (latest.message) words.push(latest.message);
+  words.push(`${seconds.toFixed(1)} s`);
+  $("progress-text").textContent = words.join(" · ");
+}
+
+function finish(view) {
+  clearInterval(state.timer);
+  const job = state.job;
+  state.job = null;
+  if (view.state === "failed") {
+    say("status", `${VERBS[job.task]} failed: ${view.error}`, "bad");
+  } else if (view.result) {
+    showResult(view.result, view.state === "cancelled");
+  } else {
+    say("status", `${VERBS[job.task]}: cancelled before it started.`, "neutral");
+  }
+  updateButtons();
+}
+
+function statusWords(result) {
+  return {
+    optimal: "optimal — proven",
+    feasible: result.task === "optimize" ? "feasible — not proven optimal" : "feasible",
+    infeasible: "infeasible — proven",
+    complete: "complete — every placement counted",
+    partial: "partial — stopped early",
+    unknown: "unknown — stopped with nothing to show",
+  }[result.status] || result.status;
+}
+
+function showFacts(result) {
+  const facts = $("facts");
+  facts.replaceChildren();
+  $("passed-over").hidden = true;
+  if (!result) return;
+  const rows = [["status", "Status", statusWords(result)]];
+  if (result.objective !== undefined) rows.push(["objective", "Best found", result.objective]);
+  if (result.bound !== undefined) rows.push(["bound", "Bound", result.bound]);
+  if (result.count !== undefined) {
+    const label = result.status === "partial" ? "Placements (so far)" : "Placements";
+    rows.push(["count", label, result.count.toLocaleString()]);
+  }
+  if (result.unique !== undefined) rows.push(["unique", "Classes (up to symmetry)", result.unique.toLocaleString()]);
+  rows.push(["solver", "Engine", result.solver]);
+  rows.push(["seconds", "Seconds", result.seconds.toFixed(result.seconds < 10 ? 3 : 1)]);
+  if (result.note) rows.push(["note", "Note", result.note]);
+  for (const [key, label, value] of rows) {
+    const term = document.createElement("dt");
+    term.textContent = label;
+    const detail = document.createElement("dd");
+    detail.dataset.fact = key;
+    detail.textContent = String(value);
+    facts.append(term, detail);
+  }
+  if (result.passed_over && result.passed_over.length) {
+    $("passed-over").hidden = false;
+    $("passed-over").querySelector("ul").replaceChildren(...result.passed_over.map((text) => {
       const item = document.createElement("li");
       item.textContent = text;
       return item;
     }));
-    drawBoard(verdict);
-  } catch (error) {
-    $("verdict").textContent = error.message;
-    $("verdict").className = "invalid";
-    drawBoard(null);
   }
 }
 
-function toggle(square, file, rank) {
-  const index = state.pieces.findIndex((p) => p.square === square);
-  if (index >= 0) {
-    state.pieces.splice(index, 1);
-  } else {
-    const army = document.querySelector("input[name=army]:checked").value;
-    const twoArmies = $("puzzle").value.startsWith("peaceable");
-    const piece = pieceName();
-    state.pieces.push({ piece, army: twoArmies ? army : "white", square, file, rank });
-  }
-  verify();
-}
-
-function pieceName() {
-  const puzzle = $("puzzle").value;
-  if (puzzle === "amazons") return "amazon";
-  if (puzzle === "bishops") return "bishop";
-  if (GENERAL.has(puzzle)) return $("piece").value;
-  return "queen";
-}
-
-function showResult(result) {
-  state.lastResult = result;
-  const parts = [`${result.status}`];
-  if (result.objective !== undefined) parts.push(`objective ${result.objective}`);
-  if (result.bound !== undefined && result.status !== "optimal") parts.push(`bound ${result.bound}`);
-  if (result.count !== undefined) parts.push(`${result.count.toLocaleString()} placements`);
-  if (result.unique !== undefined) parts.push(`${result.unique.toLocaleString()} up to symmetry`);
-  parts.push(`${result.solver}, ${result.seconds.toFixed(3)} s`);
-  $("status").textContent = parts.join(" · ");
+function showResult(result, cancelled) {
+  state.result = result;
+  const kind = { infeasible: "neutral", unknown: "bad" }[result.status] || "good";
+  say("status", `${VERBS[result.task]}: ${statusWords(result)}${cancelled ? " (cancelled)" : ""}`, kind);
+  showFacts(result);
+  showProgress({ seconds: result.seconds, objective: result.objective, bound: result.bound, count: result.count, task: result.task });
   if (result.pieces.length || result.task !== "count") {
-    state.pieces = result.pieces;
-    verify();
+    state.armies = result.armies;
+    state.pieces = fromJSON(result.pieces);
+    state.offset = null;
+    $("position").textContent = "–";
+    refresh();
   }
 }
 
-async function runJob(task) {
-  if (state.job) return;
-  const refused = overLimit(task);
-  if (refused) {
-    $("status").textContent = refused;
-    return;
-  }
-  const body = { ...options(), task, unique: $("unique").checked };
-  try {
-    const { id } = await post("/api/jobs", body);
-    state.job = id;
-    $("cancel").disabled = false;
-    $("status").textContent = `${task}…`;
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const job = await (await fetch(`/api/jobs/${id}`)).json();
-      if (job.state === "queued") {
-        $("status").textContent = `${task}: queued, position ${job.position}`;
-        continue;
-      }
-      if (job.state === "running" || job.state === "cancelling") {
-        const p = job.progress;
-        const bits = [`${task}…`];
-        if (p.objective !== undefined) bits.push(`best ${p.objective}`);
-        if (p.bound !== undefined) bits.push(`bound ${p.bound}`);
-        if (p.count !== undefined) bits.push(`${p.count.toLocaleString()} found`);
-        if (p.done !== undefined) bits.push(`${p.done}/${p.total} parts`);
-        $("status").textContent = bits.join(" · ");
-        continue;
-      }
-      if (job.state === "failed") $("status").textContent = `failed: ${job.error}`;
-      else if (job.result) showResult(job.result);
-      if (job.state === "cancelled") {
-        $("status").textContent = job.result ? `${$("status").textContent} (cancelled)` : "cancelled";
-      }
-      break;
-    }
-  } catch (error) {
-    $("status").textContent = error.message;
-  } finally {
-    state.job = null;
-    $("cancel").disabled = true;
-  }
+function fromJSON(pieces) {
+  return pieces.map((piece) => ({
+    army: Math.max(0, state.catalog.armies.indexOf(piece.army)),
+    square: [piece.file - 1, piece.rank - 1],
+  }));
 }
+
+function cancel() {
+  if (state.job) fetch(`/api/jobs/${state.job.id}`, { method: "DELETE" });
+}
+
+// ---------- browsing, sharing, downloads ----------
 
 async function browse(step) {
-  const offset = Math.max(0, state.offset + step);
-  const refused = overLimit("solutions");
-  if (refused) {
-    $("status").textContent = refused;
+  if (state.job) return;
+  const offset = state.offset === null ? 0 : state.offset + step;
+  if (offset < 0 || (step > 0 && state.offset !== null && !state.more)) return;
+  const most = state.limits.sides.solutions;
+  if (side() > most) {
+    say("status", `Browsing: boards up to ${most} a side on this server.`, "bad");
     return;
   }
   try {
-    const page = await post("/api/solutions", { ...options(), offset, unique: $("unique").checked });
+    const body = { ...runOptions(), offset, unique: $("unique").checked };
+    const page = await post("/api/solutions", body);
     state.offset = offset;
-    state.pieces = page.pieces;
+    state.more = page.more;
+    state.pieces = fromJSON(page.pieces);
     $("position").textContent = `#${offset + 1}${page.more ? "" : " (last)"}`;
-    verify();
+    refresh();
   } catch (error) {
-    $("status").textContent = error.message;
+    say("status", error.message, "bad");
+  }
+  updateButtons();
+}
+
+function writeHash() {
+  const armies = Array.from({ length: armyCount() }, () => []);
+  for (const { army, square } of state.pieces) armies[army].push(fileName(square[0]) + (square[1] + 1));
+  history.replaceState(null, "", `#${encode(runOptions(), armies)}`);
+}
+
+function readHash(hash) {
+  const { options, armies } = decode(hash);
+  if (options.puzzle && state.catalog.puzzles.some((puzzle) => puzzle.name === options.puzzle)) {
+    $("puzzle").value = options.puzzle;
+  }
+  const set = (id, value) => { if (value !== undefined) $(id).value = value; };
+  set("rows", options.n ?? options.rows);
+  set("cols", options.n ?? options.cols);
+  for (const [key, id] of [["piece", "piece"], ["armies", "armies"], ["white", "white"], ["time_limit", "time-limit"]]) {
+    set(id, options[key]);
+  }
+  const kind = COUNT_KINDS.find((name) => options[name] !== undefined);
+  $("count-kind").value = kind || "";
+  $("count-value").value = kind ? options[kind] : "";
+  if (options.solver && [...$("solver").options].some((option) => option.value === options.solver)) {
+    $("solver").value = options.solver;
+  }
+  state.pieces = armies.flatMap((squares, army) => squares.map((name) => ({ army, square: parseSquare(name) })));
+}
+
+async function copyLink() {
+  writeHash();
+  const field = $("share-url");
+  field.hidden = false;
+  field.value = location.href;
+  field.select();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    say("options-note", "Link copied: it opens this puzzle and placement.", "note");
+  } catch {
+    say("options-note", "Copy the link below: it opens this puzzle and placement.", "note");
   }
 }
 
@@ -239,35 +563,82 @@ function download(name, blob) {
 async function downloadImage(format) {
   const response = await fetch(`/api/render?format=${format}`, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...options(), pieces: state.pieces }),
+    body: JSON.stringify({ ...problemOptions(), pieces: placed() }),
   });
   if (response.ok) download(`${$("puzzle").value}.${format}`, await response.blob());
-  else $("status").textContent = describeError(await response.json());
+  else say("status", (await response.json().catch(() => ({}))).detail || "download failed", "bad");
 }
 
-function reset() {
-  state.pieces = [];
-  state.offset = 0;
-  $("position").textContent = "–";
-  $("piece-label").style.display = GENERAL.has($("puzzle").value) ? "" : "none";
-  verify();
+function downloadJSON() {
+  const data = state.result || { ...problemOptions(), pieces: placed() };
+  download("placement.json", new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
 }
 
-$("solve").addEventListener("click", () => runJob("solve"));
-$("optimize").addEventListener("click", () => runJob("optimize"));
-$("count").addEventListener("click", () => runJob("count"));
-$("cancel").addEventListener("click", () => state.job && fetch(`/api/jobs/${state.job}`, { method: "DELETE" }));
-$("next").addEventListener("click", () => browse(state.pieces.length && $("position").textContent !== "–" ? 1 : 0));
-$("previous").addEventListener("click", () => browse(-1));
-$("clear").addEventListener("click", reset);
-$("puzzle").addEventListener("change", reset);
-$("n").addEventListener("change", () => {
-  clamp($("n"), "n");
-  loadLimits().then(reset);
-});
-$("time-limit").addEventListener("change", () => clamp($("time-limit"), "the time limit"));
-$("download-json").addEventListener("click", () => download("placement.json",
-  new Blob([JSON.stringify(state.lastResult || { pieces: state.pieces }, null, 2)], { type: "application/json" })));
-$("download-svg").addEventListener("click", () => downloadImage("svg"));
-$("download-png").addEventListener("click", () => downloadImage("png"));
-loadLimits().then(reset);
+// ---------- start ----------
+
+function fillControls() {
+  const { catalog, limits } = state;
+  $("puzzle").replaceChildren(...catalog.puzzles.map((puzzle) => new Option(puzzle.name, puzzle.name)));
+  $("piece-names").replaceChildren(...catalog.pieces.map((piece) => new Option(piece.betza, piece.name)));
+  $("piece-list").textContent = catalog.pieces.map((piece) => piece.name).join(", ");
+  for (const solver of catalog.solvers.filter((engine) => engine.installed)) {
+    const option = new Option(`${solver.name} (${solver.tasks.join(", ")})`, solver.name);
+    option.title = solver.summary;
+    $("solver").appendChild(option);
+  }
+  const most = Math.max(...Object.values(limits.sides));
+  $("rows").max = most;
+  $("cols").max = most;
+  $("armies").max = catalog.armies.length;
+  $("white").max = most * most;
+  $("time-limit").max = limits.max_seconds;
+  $("time-limit").placeholder = `${limits.default_seconds} s`;
+}
+
+function listen() {
+  for (const id of ["puzzle", "rows", "cols", "piece", "armies", "white", "count-kind", "count-value", "time-limit", "solver"]) {
+    $(id).addEventListener("change", optionsChanged);
+  }
+  for (const task of TASKS) $(task).addEventListener("click", () => runJob(task));
+  $("cancel").addEventListener("click", cancel);
+  $("next").addEventListener("click", () => browse(1));
+  $("previous").addEventListener("click", () => browse(-1));
+  $("clear").addEventListener("click", () => { state.pieces = []; state.offset = null; $("position").textContent = "–"; refresh(); });
+  $("show-attacks").addEventListener("change", draw);
+  $("share").addEventListener("click", copyLink);
+  $("download-json").addEventListener("click", downloadJSON);
+  $("download-svg").addEventListener("click", () => downloadImage("svg"));
+  $("download-png").addEventListener("click", () => downloadImage("png"));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "ArrowLeft") { event.preventDefault(); browse(-1); }
+    if (event.key === "ArrowRight") { event.preventDefault(); browse(1); }
+    if (event.key === "Escape") cancel();
+  });
+  window.addEventListener("hashchange", () => { readHash(location.hash); optionsChangedKeepingPieces(); });
+}
+
+// Options (and pieces) read from a link: check them as if typed, keeping the pieces.
+function optionsChangedKeepingPieces() {
+  const pieces = state.pieces;
+  optionsChanged();
+  if (state.pieces.length !== pieces.length) {
+    say("options-note", "Some squares in the link are off this board and were left out.", "note");
+  }
+}
+
+async function start() {
+  try {
+    [state.catalog, state.limits] = await Promise.all([getJSON("/api/catalog"), getJSON("/api/limits")]);
+  } catch (error) {
+    say("verdict", `The server did not answer: ${error.message}`, "invalid");
+    return;
+  }
+  fillControls();
+  state.board = new Board($("board"), state.catalog.drawing, onSquare, onHover);
+  listen();
+  readHash(location.hash);
+  optionsChangedKeepingPieces();
+}
+
+start();

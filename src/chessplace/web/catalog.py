@@ -1,0 +1,69 @@
+"""What the page asks once: the puzzles, pieces and engines the CLI knows, and how boards look.
+
+Everything comes from the library's own tables (``PUZZLES``, ``NAMED_PIECES``,
+the engine registry, :mod:`chessplace.svgboard`'s colours), so a puzzle or an
+engine added there appears on the page without touching it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from chessplace import svgboard
+from chessplace.marks import piece_letter
+from chessplace.pieces import NAMED_PIECES, Piece
+from chessplace.problem import ARMY_NAMES
+from chessplace.puzzles import PUZZLES
+from chessplace.solvers.registry import engines
+
+
+def catalog() -> dict[str, Any]:
+    """``GET /api/catalog``: puzzles with their options, pieces, engines, army names, colours."""
+    return {
+        "puzzles": [{"name": name, **_described(spec)} for name, spec in PUZZLES.items()],
+        "pieces": [_piece(piece) for piece in NAMED_PIECES.values()],
+        "solvers": [
+            {"name": e.name, "summary": e.summary, "installed": e.installed, "tasks": e.tasks}
+            for e in engines()
+        ],
+        "armies": list(ARMY_NAMES),
+        "drawing": {
+            "square": svgboard.SQUARE,
+            "margin": svgboard.MARGIN,
+            "light": svgboard.LIGHT,
+            "dark": svgboard.DARK,
+            "attacked": svgboard.ATTACKED,
+            "conflict": svgboard.CONFLICT,
+            "ink": svgboard.INK,
+            "font": svgboard.FONT,
+            "fills": list(svgboard.ARMY_FILLS),
+            "largest": svgboard.MAX_DRAWN,
+        },
+    }
+
+
+def _described(spec: Any) -> dict[str, Any]:
+    """A puzzle's plain fields (what it takes, its summary): not its builder."""
+    return {
+        item.name: getattr(spec, item.name)
+        for item in fields(spec)
+        if isinstance(getattr(spec, item.name), str | bool | int)
+    }
+
+
+def _piece(piece: Piece) -> dict[str, Any]:
+    """A named piece as the SVG export draws it: a glyph (the amazon: a queen with a
+    knight badge) or, for pieces without one, a token with its letter."""
+    glyph = None
+    if piece.name == "amazon":
+        glyph = "♛"
+    elif piece.name in svgboard.GLYPH_PIECES:
+        glyph = piece.glyph(white=False)
+    return {
+        "name": piece.name,
+        "betza": piece.betza,
+        "letter": piece_letter(piece),
+        "glyph": glyph,
+        "badge": "♞" if piece.name == "amazon" else None,
+    }

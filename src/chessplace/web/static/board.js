@@ -1,0 +1,202 @@
+// The board as SVG, drawn as the SVG export draws it (src/chessplace/svgboard.py):
+// the same squares, labels, glyphs, army colours, tint and conflict marks. The colours
+// and sizes come from the server (GET /api/catalog, "drawing").
+const NS = "http://www.w3.org/2000/svg";
+const FRAME = "#3b3a36";
+const LABEL = "#e8e6e3";
+
+export function fileName(file) {
+  let name = "";
+  for (let number = file + 1; number > 0; number = Math.floor((number - 1) / 26)) {
+    name = String.fromCharCode(97 + ((number - 1) % 26)) + name;
+  }
+  return name;
+}
+
+// "e4" → [4, 3] (0-based file and rank), or null.
+export function parseSquare(name) {
+  const match = /^([a-z]+)([1-9][0-9]*)$/.exec(name);
+  if (!match) return null;
+  let file = 0;
+  for (const letter of match[1]) file = file * 26 + (letter.charCodeAt(0) - 96);
+  return [file - 1, Number(match[2]) - 1];
+}
+
+function add(parent, tag, attributes = {}, text = null) {
+  const element = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  if (text !== null) element.textContent = text;
+  parent.appendChild(element);
+  return element;
+}
+
+// How a piece is drawn: a glyph (and a badge for the amazon), or a lettered token.
+export function pieceLook(name, catalog) {
+  const known = catalog.pieces.find((piece) => piece.name === name);
+  if (known) return known;
+  return { name, glyph: null, badge: null, letter: name.trim().charAt(0).toUpperCase() };
+}
+
+export class Board {
+  constructor(container, drawing, onSquare, onHover) {
+    this.container = container;
+    this.drawing = drawing;
+    this.onSquare = onSquare;
+    this.onHover = onHover;
+    this.rows = 0;
+    this.cols = 0;
+  }
+
+  // Draw `view`: {rows, cols, pieces: [{army index, square, look}], attacked, conflicts}.
+  draw(view) {
+    const { square: S, margin: M } = this.drawing;
+    this.rows = view.rows;
+    this.cols = view.cols;
+    const width = 2 * M + view.cols * S;
+    const height = 2 * M + view.rows * S;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `${view.rows}×${view.cols} board, ${view.pieces.length} pieces`);
+    this.container.style.setProperty("--ratio", String(width / height));
+    add(svg, "rect", { width, height, fill: FRAME });
+    this.squares(svg, view.rows, view.cols);
+    if (view.attacked.length) this.tint(svg, view.attacked);
+    this.labels(svg, view.rows, view.cols);
+    for (const piece of view.pieces) this.piece(svg, piece);
+    this.conflicts(svg, view.conflicts);
+    this.hover = add(svg, "rect", {
+      class: "hover", width: S, height: S, fill: "none", visibility: "hidden",
+    });
+    svg.addEventListener("click", (event) => {
+      const square = this.squareAt(svg, event);
+      if (square) this.onSquare(square);
+    });
+    svg.addEventListener("pointermove", (event) => this.track(svg, event));
+    svg.addEventListener("pointerleave", () => this.track(svg, null));
+    this.container.replaceChildren(svg);
+  }
+
+  corner([file, rank]) {
+    const { square: S, margin: M } = this.drawing;
+    return [M + file * S, M + (this.rows - 1 - rank) * S];
+  }
+
+  // Light squares everywhere, dark ones from a 2×2 pattern: one element for any size.
+  squares(svg, rows, cols) {
+    const { square: S, margin: M, light, dark } = this.drawing;
+    const defs = add(svg, "defs");
+    const pattern = add(defs, "pattern", {
+      id: "checks", width: 2 * S, height: 2 * S, patternUnits: "userSpaceOnUse", x: M, y: M,
+    });
+    add(pattern, "rect", { width: 2 * S, height: 2 * S, fill: light });
+    // The top-left square is file 0, rank rows − 1: dark when (0 + rows − 1) is even.
+    const first = (rows - 1) % 2 === 0 ? 0 : S;
+    add(pattern, "rect", { x: first, y: 0, width: S, height: S, fill: dark });
+    add(pattern, "rect", { x: S - first, y: S, width: S, height: S, fill: dark });
+    add(svg, "rect", {
+      class: "squares", x: M, y: M, width: cols * S, height: rows * S, fill: "url(#checks)",
+    });
+  }
+
+  tint(svg, squares) {
+    const S = this.drawing.square;
+    const path = squares.map((square) => {
+      const [x, y] = this.corner(square);
+      return `M${x} ${y}h${S}v${S}h${-S}z`;
+    });
+    add(svg, "path", {
+      class: "attacked", d: path.join(""), fill: this.drawing.attacked, "fill-opacity": 0.35,
+    });
+  }
+
+  labels(svg, rows, cols) {
+    const { square: S, margin: M, font } = this.drawing;
+    const style = {
+      "text-anchor": "middle", "dominant-baseline": "central", "font-family": font,
+      "font-size": 12, fill: LABEL, class: "label",
+    };
+    for (let file = 0; file < cols; file++) {
+      const x = M + file * S + S / 2;
+      for (const y of [M / 2, 1.5 * M + rows * S]) add(svg, "text", { ...style, x, y }, fileName(file));
+    }
+    for (let rank = 0; rank < rows; rank++) {
+      const y = M + (rows - 1 - rank) * S + S / 2;
+      for (const x of [M / 2, 1.5 * M + cols * S]) add(svg, "text", { ...style, x, y }, String(rank + 1));
+    }
+  }
+
+  piece(svg, { army, square, look }) {
+    const { square: S, ink, font, fills } = this.drawing;
+    const [x, y] = this.corner(square);
+    const cx = x + S / 2;
+    const cy = y + S / 2;
+    const fill = fills[army % fills.length];
+    const group = add(svg, "g", {
+      class: "piece", "data-army": army, "data-square": fileName(square[0]) + (square[1] + 1),
+      "data-piece": look.letter,
+    });
+    const centred = { "text-anchor": "middle", "dominant-baseline": "central", "font-family": font };
+    if (look.glyph) {
+      const stroke = { fill, stroke: ink, "stroke-width": 0.8, ...centred };
+      add(group, "text", { x: cx, y: cy + 2, "font-size": 0.78 * S, ...stroke }, look.glyph);
+      if (look.badge) {
+        add(group, "text", {
+          x: cx + 0.3 * S, y: cy + 0.28 * S, "font-size": 0.36 * S, ...stroke,
+        }, look.badge);
+      }
+      return;
+    }
+    add(group, "circle", { cx, cy, r: 0.38 * S, fill, stroke: ink, "stroke-width": 2 });
+    add(group, "text", {
+      x: cx, y: cy, fill: army !== 1 ? ink : "#f4f4f4", "font-size": 0.4 * S,
+      "font-weight": "bold", ...centred,
+    }, look.letter);
+  }
+
+  conflicts(svg, pairs) {
+    const { square: S, conflict } = this.drawing;
+    const ringed = new Set();
+    for (const pair of pairs) {
+      for (const square of pair) {
+        const key = square.join(",");
+        if (ringed.has(key)) continue;
+        ringed.add(key);
+        const [x, y] = this.corner(square);
+        add(svg, "rect", {
+          class: "conflict", x: x + 2, y: y + 2, width: S - 4, height: S - 4, fill: "none",
+          stroke: conflict, "stroke-width": 4,
+        });
+      }
+      const [x1, y1] = this.corner(pair[0]);
+      const [x2, y2] = this.corner(pair[1]);
+      add(svg, "line", {
+        class: "attack-line", x1: x1 + S / 2, y1: y1 + S / 2, x2: x2 + S / 2, y2: y2 + S / 2,
+        stroke: conflict, "stroke-width": 3, "stroke-opacity": 0.8,
+      });
+    }
+  }
+
+  // The [file, rank] under a pointer event, or null off the squares.
+  squareAt(svg, event) {
+    const { square: S, margin: M } = this.drawing;
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return null;
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    const file = Math.floor((point.x - M) / S);
+    const rank = this.rows - 1 - Math.floor((point.y - M) / S);
+    if (file < 0 || file >= this.cols || rank < 0 || rank >= this.rows) return null;
+    return [file, rank];
+  }
+
+  track(svg, event) {
+    const square = event ? this.squareAt(svg, event) : null;
+    this.hover.setAttribute("visibility", square ? "visible" : "hidden");
+    if (square) {
+      const [x, y] = this.corner(square);
+      this.hover.setAttribute("x", x);
+      this.hover.setAttribute("y", y);
+    }
+    this.onHover(square);
+  }
+}
