@@ -9,7 +9,7 @@ import numpy as np
 from chessplace.board import Square
 from chessplace.control import Control
 from chessplace.linesearch.geometry import Geometry, geometry
-from chessplace.linesearch.runner import LineSearch
+from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch, dask_chunks
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result, Status
@@ -50,11 +50,21 @@ class LineSearchEngine(Engine):
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 
-    def __init__(self, symmetry: bool = True, checkpoint: Path | None = None) -> None:
+    def __init__(
+        self,
+        symmetry: bool = True,
+        checkpoint: Path | None = None,
+        workers: int | None = None,
+        dask: str | None = None,
+    ) -> None:
         """``symmetry`` off searches every rank/file labelling (for tests);
-        ``checkpoint`` names a file of finished chunks to resume from and add to."""
+        ``checkpoint`` names a file of finished chunks to resume from and add to;
+        ``workers`` threads (default: every core), or a Dask cluster (``dask``: a
+        scheduler address, or ``local`` for ``workers`` processes here)."""
         self.symmetry = symmetry
         self.checkpoint = checkpoint
+        self.workers = workers
+        self.dask = dask
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task) or lines.refusal(problem)
@@ -68,7 +78,9 @@ class LineSearchEngine(Engine):
 
     def _search(self, problem: Problem) -> tuple[Geometry, LineSearch]:
         g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
-        return g, LineSearch(g, checkpoint=self.checkpoint)
+        side = max(problem.board.rows, problem.board.cols)
+        chunks = MIN_CHUNKS if self.dask is None else dask_chunks(side)
+        return g, LineSearch(g, self.workers, self.checkpoint, self.dask, chunks)
 
     def solve(self, problem: Problem, control: Control) -> Result:
         g, search = self._search(problem)
