@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from chessplace.cluster import connect_seconds, dask_client
 from chessplace.control import Control
 from chessplace.linesearch import kernel
 from chessplace.linesearch.geometry import Geometry
@@ -102,8 +101,7 @@ def _stopped_when_cancelled(shared: np.ndarray) -> Iterator[None]:
 
 
 def run_chunks(
-    dask: str,
-    workers: int | None,
+    client: Any,
     g: Geometry,
     jobs: np.ndarray,
     maximize: bool,
@@ -111,38 +109,37 @@ def run_chunks(
     control: Control,
     finish: Finished,
 ) -> None:
-    """Search ``jobs`` (prefixes) on the cluster ``dask`` until all are done, ``finish``
-    says stop, ``shared[0]`` is raised or ``control`` stops."""
-    with dask_client(workers, dask, connect_seconds(control.remaining())) as client:
-        shipped = client.scatter(g, broadcast=True, hash=False)
-        queue = deque(range(len(jobs)))
-        running: dict[Any, list[int]] = {}
-        window, counted = _window(client), time.monotonic()
-        try:
-            while not (shared[0] or control.stopped):
-                if time.monotonic() - counted > RECOUNT_SECONDS:
-                    window, counted = _window(client), time.monotonic()
-                while queue and len(running) < window:
-                    batch = [queue.popleft() for _ in range(min(BATCH, len(queue)))]
-                    future = client.submit(
-                        search_chunks, shipped, jobs[batch], int(shared[1]), maximize, pure=False
-                    )
-                    running[future] = batch
-                if not running:
-                    return
-                for future in _finished(list(running)):
-                    batch = running.pop(future)
-                    searched = _result(future)
-                    queue.extendleft(reversed(batch[len(searched) :]))
-                    for position, (status, best, nodes, below, witness) in zip(
-                        batch, searched, strict=False
-                    ):
-                        if witness is None:
-                            witness = np.zeros(g.lines, dtype=np.int32)
-                        if finish(position, status, best, nodes, below, witness):
-                            return
-        finally:
-            client.cancel(list(running))
+    """Search ``jobs`` (prefixes) on the cluster of ``client`` until all are done,
+    ``finish`` says stop, ``shared[0]`` is raised or ``control`` stops."""
+    shipped = client.scatter(g, broadcast=True, hash=False)
+    queue = deque(range(len(jobs)))
+    running: dict[Any, list[int]] = {}
+    window, counted = _window(client), time.monotonic()
+    try:
+        while not (shared[0] or control.stopped):
+            if time.monotonic() - counted > RECOUNT_SECONDS:
+                window, counted = _window(client), time.monotonic()
+            while queue and len(running) < window:
+                batch = [queue.popleft() for _ in range(min(BATCH, len(queue)))]
+                future = client.submit(
+                    search_chunks, shipped, jobs[batch], int(shared[1]), maximize, pure=False
+                )
+                running[future] = batch
+            if not running:
+                return
+            for future in _finished(list(running)):
+                batch = running.pop(future)
+                searched = _result(future)
+                queue.extendleft(reversed(batch[len(searched) :]))
+                for position, (status, best, nodes, below, witness) in zip(
+                    batch, searched, strict=False
+                ):
+                    if witness is None:
+                        witness = np.zeros(g.lines, dtype=np.int32)
+                    if finish(position, status, best, nodes, below, witness):
+                        return
+    finally:
+        client.cancel(list(running))
 
 
 def _window(client: Any) -> int:

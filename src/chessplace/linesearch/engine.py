@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -76,16 +79,29 @@ class LineSearchEngine(Engine):
             return f"lines searches boards up to {MAX_SIDE} on a side"
         return None
 
-    def _search(self, problem: Problem) -> tuple[Geometry, LineSearch]:
+    def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
         g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
         side = max(problem.board.rows, problem.board.cols)
-        chunks = MIN_CHUNKS if self.dask is None else dask_chunks(side)
-        return g, LineSearch(g, self.workers, self.checkpoint, self.dask, chunks)
+        chunks = MIN_CHUNKS if client is None else dask_chunks(side)
+        return g, LineSearch(g, self.workers, self.checkpoint, client, chunks)
+
+    @contextmanager
+    def _cluster(self, control: Control) -> Iterator[Any]:
+        """The Dask client of ``dask`` (none without), opened before any work so that
+        an unreachable scheduler is the only thing said."""
+        if self.dask is None:
+            yield None
+            return
+        from chessplace.cluster import connect_seconds, dask_client
+
+        with dask_client(self.workers, self.dask, connect_seconds(control.remaining())) as client:
+            yield client
 
     def solve(self, problem: Problem, control: Control) -> Result:
-        g, search = self._search(problem)
         target = max(army.minimum for army in problem.armies)
-        outcome = search.run(target, False, control)
+        with self._cluster(control) as client:
+            g, search = self._search(problem, client)
+            outcome = search.run(target, False, control)
         if outcome.labels is not None:
             return Result(Status.FEASIBLE, self.name, placement_of(problem, g, outcome.labels))
         if not outcome.complete:
@@ -94,13 +110,15 @@ class LineSearchEngine(Engine):
 
     def optimize(self, problem: Problem, control: Control) -> Result:
         free = problem.without_counts()
-        g, search = self._search(free)
-        best = _first_guess(free, control)
-        bound = lines.upper_bound(free)
-        if best is not None:
-            control.report(objective=best.objective, bound=bound, placement=best)
-        known = None if best is None else labels_of(g, best)
-        outcome = search.run(0 if best is None else best.objective + 1, True, control, known)
+        with self._cluster(control) as client:
+            g, search = self._search(free, client)
+            best = _first_guess(free, control)
+            bound = lines.upper_bound(free)
+            if best is not None:
+                control.report(objective=best.objective, bound=bound, placement=best)
+            known = None if best is None else labels_of(g, best)
+            target = 0 if best is None else best.objective + 1
+            outcome = search.run(target, True, control, known)
         if outcome.labels is not None:
             best = placement_of(free, g, outcome.labels)
             control.report(objective=best.objective, bound=bound, placement=best)

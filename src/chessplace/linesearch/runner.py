@@ -24,6 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -111,21 +112,21 @@ class Outcome:
 
 class LineSearch:
     """Search one geometry for labellings with min(white, black) >= a target, on
-    ``workers`` threads (default: every core) or on the Dask cluster ``dask`` (an
-    address, or ``local`` for ``workers`` processes here)."""
+    ``workers`` threads (default: every core) or on the Dask cluster of ``client``
+    (a ``distributed.Client``)."""
 
     def __init__(
         self,
         geometry: Geometry,
         workers: int | None = None,
         checkpoint: Path | None = None,
-        dask: str | None = None,
+        client: Any = None,
         min_chunks: int = MIN_CHUNKS,
     ) -> None:
         self.geometry = geometry
         self.workers = workers
         self.checkpoint = checkpoint
-        self.dask = dask
+        self.client = client
         self.min_chunks = min_chunks
 
     def run(
@@ -270,14 +271,12 @@ class LineSearch:
                 return False
 
         jobs = prefixes[queue]
-        if self.dask is None:
+        if self.client is None:
             self._threads(jobs, maximize, shared, control, finish)
         else:
             from chessplace.linesearch.cluster import run_chunks
 
-            run_chunks(
-                self.dask, self.workers, self.geometry, jobs, maximize, shared, control, finish
-            )
+            run_chunks(self.client, self.geometry, jobs, maximize, shared, control, finish)
         if state["done"] < total and (maximize or outcome.value is None):
             outcome.complete = False
         resumed = f", {outcome.resumed:,} chunks from the checkpoint" if outcome.resumed else ""
