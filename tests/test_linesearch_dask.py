@@ -13,7 +13,7 @@ import pytest
 
 from chessplace import Board, Status, optimize, puzzles
 from chessplace.cluster import dask_client
-from chessplace.control import Control, Progress
+from chessplace.control import Control
 from chessplace.linesearch.checkpoint import recorded_depth
 from chessplace.linesearch.geometry import geometry
 from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch
@@ -23,6 +23,7 @@ from chessplace.solvers.base import Task
 from chessplace.solvers.registry import choose
 from tests.conftest import assert_valid
 from tests.processes import alive, children
+from tests.test_linesearch import _stopping_after
 
 pytest.importorskip("distributed")
 
@@ -30,17 +31,6 @@ SQUARE = Board.square
 A8 = known("A250000", 8)
 """Searches start at the optimum, as ``optimize`` does from a good guess: their records
 then keep (one made below a lower target would be searched again)."""
-
-
-def _stopping_after(chunks: int) -> Control:
-    """A control that stops the run once ``chunks`` chunks are done."""
-
-    def watch(progress: Progress) -> None:
-        if progress.done is not None and progress.done >= chunks:
-            control.stop()
-
-    control = Control(on_progress=watch)
-    return control
 
 
 def test_dask_goes_to_the_line_engine_and_counts_stay_with_bitboard() -> None:
