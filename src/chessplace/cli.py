@@ -158,6 +158,20 @@ def _checkpoint_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _cluster_arguments(parser: argparse.ArgumentParser, engine: str) -> None:
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        help=f"{engine}: local worker threads, or LocalCluster processes (default: every core)",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help=f"{engine} on a Dask cluster: a scheduler address (tcp://HOST:8786), "
+        "or 'local' for a LocalCluster",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -167,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     _count_arguments(solve)
     _solver_arguments(solve, heuristic=True)
     _render_arguments(solve, "--render")
+    _cluster_arguments(solve, "the line engine (peaceable riders)")
     _checkpoint_argument(solve)
 
     optimize = commands.add_parser(
@@ -175,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     _puzzle_arguments(optimize)
     _solver_arguments(optimize, heuristic=True)
     _render_arguments(optimize, "--render")
+    _cluster_arguments(optimize, "the line engine (peaceable riders)")
     _checkpoint_argument(optimize)
 
     count = commands.add_parser("count", help="count placements, all and up to symmetry")
@@ -196,14 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="stream every solution as a JSON line instead of counting",
     )
-    count.add_argument(
-        "--workers", type=positive_int, help="local worker threads (default: every core)"
-    )
-    count.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster",
-    )
+    _cluster_arguments(count, "counting")
     _checkpoint_argument(count)
 
     verify = commands.add_parser("verify", help="check a placement and name every attack")

@@ -162,3 +162,15 @@ def _bound(value: object) -> TypeGuard[int]:
 def _labels(text: str, size: int) -> bool:
     """``text`` is ``size`` labels, each ``0`` or ``1``."""
     return len(text) == size and set(text) <= {"0", "1"}
+
+
+def recorded_depth(path: Path) -> int | None:
+    """The split depth the checkpoint at ``path`` was written at; ``None`` when there
+    is no such file or its header names none (opening it then says what is wrong)."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            header = json.loads(file.readline()).get("header")
+    except (OSError, json.JSONDecodeError, AttributeError):
+        return None
+    depth = header.get("depth") if isinstance(header, dict) else None
+    return depth if _bound(depth) else None

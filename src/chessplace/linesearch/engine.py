@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from chessplace.board import Square
 from chessplace.control import Control
 from chessplace.linesearch.geometry import Geometry, geometry
-from chessplace.linesearch.runner import LineSearch
+from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch, dask_chunks
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result, Status
@@ -50,11 +53,21 @@ class LineSearchEngine(Engine):
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 
-    def __init__(self, symmetry: bool = True, checkpoint: Path | None = None) -> None:
+    def __init__(
+        self,
+        symmetry: bool = True,
+        checkpoint: Path | None = None,
+        workers: int | None = None,
+        dask: str | None = None,
+    ) -> None:
         """``symmetry`` off searches every rank/file labelling (for tests);
-        ``checkpoint`` names a file of finished chunks to resume from and add to."""
+        ``checkpoint`` names a file of finished chunks to resume from and add to;
+        ``workers`` threads (default: every core), or a Dask cluster (``dask``: a
+        scheduler address, or ``local`` for ``workers`` processes here)."""
         self.symmetry = symmetry
         self.checkpoint = checkpoint
+        self.workers = workers
+        self.dask = dask
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task) or lines.refusal(problem)
@@ -66,14 +79,29 @@ class LineSearchEngine(Engine):
             return f"lines searches boards up to {MAX_SIDE} on a side"
         return None
 
-    def _search(self, problem: Problem) -> tuple[Geometry, LineSearch]:
+    def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
         g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
-        return g, LineSearch(g, checkpoint=self.checkpoint)
+        side = max(problem.board.rows, problem.board.cols)
+        chunks = MIN_CHUNKS if client is None else dask_chunks(side)
+        return g, LineSearch(g, self.workers, self.checkpoint, client, chunks)
+
+    @contextmanager
+    def _cluster(self, control: Control) -> Iterator[Any]:
+        """The Dask client of ``dask`` (none without), opened before any work so that
+        an unreachable scheduler is the only thing said."""
+        if self.dask is None:
+            yield None
+            return
+        from chessplace.cluster import connect_seconds, dask_client
+
+        with dask_client(self.workers, self.dask, connect_seconds(control.remaining())) as client:
+            yield client
 
     def solve(self, problem: Problem, control: Control) -> Result:
-        g, search = self._search(problem)
         target = max(army.minimum for army in problem.armies)
-        outcome = search.run(target, False, control)
+        with self._cluster(control) as client:
+            g, search = self._search(problem, client)
+            outcome = search.run(target, False, control)
         if outcome.labels is not None:
             return Result(Status.FEASIBLE, self.name, placement_of(problem, g, outcome.labels))
         if not outcome.complete:
@@ -82,13 +110,15 @@ class LineSearchEngine(Engine):
 
     def optimize(self, problem: Problem, control: Control) -> Result:
         free = problem.without_counts()
-        g, search = self._search(free)
-        best = _first_guess(free, control)
-        bound = lines.upper_bound(free)
-        if best is not None:
-            control.report(objective=best.objective, bound=bound, placement=best)
-        known = None if best is None else labels_of(g, best)
-        outcome = search.run(0 if best is None else best.objective + 1, True, control, known)
+        with self._cluster(control) as client:
+            g, search = self._search(free, client)
+            best = _first_guess(free, control)
+            bound = lines.upper_bound(free)
+            if best is not None:
+                control.report(objective=best.objective, bound=bound, placement=best)
+            known = None if best is None else labels_of(g, best)
+            target = 0 if best is None else best.objective + 1
+            outcome = search.run(target, True, control, known)
         if outcome.labels is not None:
             best = placement_of(free, g, outcome.labels)
             control.report(objective=best.objective, bound=bound, placement=best)

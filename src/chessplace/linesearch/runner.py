@@ -1,14 +1,18 @@
-"""Cut the line search into chunks and run them on threads over every core.
+"""Cut the line search into chunks and run them on threads over every core, or on Dask.
 
 The chunks are the nodes at a split depth that depends on the geometry
-alone (the shallowest even depth with at least :data:`MIN_CHUNKS` nodes
-when no bound cuts), so every run names the same chunks; those the bounds
-for the target keep are searched, each to the end by one compiled call
-(``nogil``, so threads run truly in parallel). Threads take chunks from a
-shared queue, share the best value found (a rising target cuts everywhere)
-and a stop flag the control's stop or time limit raises. With a checkpoint
-each finished chunk is recorded, and a chunk whose record already proves
-it below the target is not searched again.
+alone (the shallowest even depth with at least ``min_chunks`` nodes when
+no bound cuts: :data:`MIN_CHUNKS` for the cores, more on a cluster, see
+:func:`dask_chunks`), so every run names the same chunks; a run resumed
+from a checkpoint takes the depth the checkpoint was written at, so a
+proof started on the cores can go on on a cluster and back. Those the
+bounds for the target keep are searched, each to the end by one compiled
+call (``nogil``, so threads run truly in parallel). Threads take chunks
+from a shared queue, share the best value found (a rising target cuts
+everywhere) and a stop flag the control's stop or time limit raises (Dask:
+:mod:`chessplace.linesearch.cluster`). With a checkpoint each finished
+chunk is recorded, and a chunk whose record already proves it below the
+target is not searched again.
 """
 
 from __future__ import annotations
@@ -16,22 +20,78 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from chessplace.control import Control
 from chessplace.linesearch import kernel
 from chessplace.linesearch.bounds import product_table
-from chessplace.linesearch.checkpoint import KNOWN, LineCheckpoint
+from chessplace.linesearch.checkpoint import KNOWN, LineCheckpoint, recorded_depth
 from chessplace.linesearch.geometry import Geometry
 
 MIN_CHUNKS = 2048
-"""The split depth is the shallowest with at least this many chunks (before bounds)."""
+"""On the cores the split depth is the shallowest with at least this many chunks
+(before bounds)."""
 
-MAX_CHUNKS = 1 << 16
+MAX_CHUNKS = 1 << 21
+"""The most chunks a split may make."""
+
+Finished = Callable[[int, int, int, int, int, np.ndarray], bool]
+"""Takes a searched chunk (queue position, status, best, nodes, bound, witness);
+true when no more chunks should be taken."""
+
+
+def dask_chunks(side: int) -> int:
+    """The least number of chunks (before bounds) on a cluster for a board of ``side``:
+    as on the cores up to 14, then doubling per side up to 65,536. For queens that
+    is 4,708 chunks (depth 16) up to side 15, 18,752 (depth 18) for 16 and 17 and
+    70,024 (depth 20) from 18 on, so that no chunk of a large board keeps a worker
+    for long and a stop loses little."""
+    return min(MIN_CHUNKS << max(0, side - 14), 1 << 16)
+
+
+def call(
+    g: Geometry,
+    prefix: np.ndarray,
+    split: int,
+    out: np.ndarray,
+    maximize: bool,
+    shared: np.ndarray,
+) -> tuple[int, int, int, int, int, np.ndarray]:
+    """One compiled search below ``prefix`` (see :func:`kernel.search`), for the target
+    ``shared[1]``: (status, best, nodes, prefixes written, final target, witness)."""
+    table = (
+        product_table(g.board.rows, g.board.cols)
+        if g.product
+        else np.zeros((1, 1, 1, 1), dtype=np.int32)
+    )
+    witness = np.zeros(g.lines, dtype=np.int32)
+    status, best, nodes, written, target = kernel.search(
+        g.start,
+        g.length,
+        g.members,
+        g.through,
+        g.family_start,
+        g.order,
+        g.symmetric,
+        g.source,
+        g.swap,
+        g.product,
+        table,
+        prefix,
+        split,
+        out,
+        int(shared[1]),
+        maximize,
+        shared,
+        witness,
+    )
+    return int(status), int(best), int(nodes), int(written), int(target), witness
 
 
 @dataclass
@@ -52,20 +112,23 @@ class Outcome:
 
 
 class LineSearch:
-    """Search one geometry for labellings with min(white, black) >= a target."""
+    """Search one geometry for labellings with min(white, black) >= a target, on
+    ``workers`` threads (default: every core) or on the Dask cluster of ``client``
+    (a ``distributed.Client``)."""
 
     def __init__(
-        self, geometry: Geometry, workers: int | None = None, checkpoint: Path | None = None
+        self,
+        geometry: Geometry,
+        workers: int | None = None,
+        checkpoint: Path | None = None,
+        client: Any = None,
+        min_chunks: int = MIN_CHUNKS,
     ) -> None:
         self.geometry = geometry
-        self.workers = workers or os.cpu_count() or 1
+        self.workers = workers
         self.checkpoint = checkpoint
-        board = geometry.board
-        self.table = (
-            product_table(board.rows, board.cols)
-            if geometry.product
-            else np.zeros((1, 1, 1, 1), dtype=np.int32)
-        )
+        self.client = client
+        self.min_chunks = min_chunks
 
     def run(
         self, target: int, maximize: bool, control: Control, known: np.ndarray | None = None
@@ -74,7 +137,7 @@ class LineSearch:
         ``known`` (labels by line) is a labelling already found, kept in the checkpoint."""
         shared = np.array([0, target], dtype=np.int64)
         outcome = Outcome(None, None, True, 0)
-        depth = self.split_depth()
+        depth = self._depth()
         book = self._book(depth) if self.checkpoint else None
         try:
             if book is not None:
@@ -105,6 +168,14 @@ class LineSearch:
         colours = np.asarray(labels)[self.geometry.through]
         return int(min((colours == 1).all(axis=1).sum(), (colours == 0).all(axis=1).sum()))
 
+    def _depth(self) -> int:
+        """The split depth of the checkpoint being resumed, else :meth:`split_depth`."""
+        if self.checkpoint is not None:
+            depth = recorded_depth(self.checkpoint)
+            if depth is not None and 0 <= depth < max(self.geometry.lines, 1):
+                return depth
+        return self.split_depth()
+
     def _book(self, depth: int) -> LineCheckpoint:
         g = self.geometry
         digest = hashlib.sha256()
@@ -119,33 +190,6 @@ class LineSearch:
         assert self.checkpoint is not None
         return LineCheckpoint(self.checkpoint, header, g.lines)
 
-    def _call(
-        self, prefix: np.ndarray, split: int, out: np.ndarray, maximize: bool, shared: np.ndarray
-    ) -> tuple[int, int, int, int, int, np.ndarray]:
-        g = self.geometry
-        witness = np.zeros(g.lines, dtype=np.int32)
-        status, best, nodes, written, target = kernel.search(
-            g.start,
-            g.length,
-            g.members,
-            g.through,
-            g.family_start,
-            g.order,
-            g.symmetric,
-            g.source,
-            g.swap,
-            g.product,
-            self.table,
-            prefix,
-            split,
-            out,
-            int(shared[1]),
-            maximize,
-            shared,
-            witness,
-        )
-        return int(status), int(best), int(nodes), int(written), int(target), witness
-
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
         ``target`` and the symmetry check keep."""
@@ -156,24 +200,29 @@ class LineSearch:
     def _split(self, depth: int, shared: np.ndarray) -> tuple[np.ndarray | None, int]:
         """:meth:`prefixes` for the target ``shared[1]``, and the nodes visited;
         ``None`` for the rows when ``shared[0]`` asked for a stop."""
-        out = np.zeros((MAX_CHUNKS, self.geometry.lines), dtype=np.int8)
-        status, _, nodes, written, _, _ = self._call(
-            np.zeros(0, dtype=np.int8), depth, out, False, shared
-        )
-        if status == kernel.FULL:
-            raise ValueError(f"more than {MAX_CHUNKS} nodes at depth {depth}")
+        rows = MIN_CHUNKS
+        while True:
+            out = np.zeros((rows, self.geometry.lines), dtype=np.int8)
+            status, _, nodes, written, _, _ = call(
+                self.geometry, np.zeros(0, dtype=np.int8), depth, out, False, shared
+            )
+            if status != kernel.FULL:
+                break
+            if rows == MAX_CHUNKS:
+                raise ValueError(f"more than {MAX_CHUNKS} nodes at depth {depth}")
+            rows *= 4
         if status == kernel.STOPPED:
             return None, nodes
         return out[:written].copy(), nodes
 
     def split_depth(self) -> int:
-        """The shallowest even depth (from 4) with at least :data:`MIN_CHUNKS` nodes
+        """The shallowest even depth (from 4) with at least ``min_chunks`` nodes
         before bounds, or the deepest useful one on small boards."""
         deepest = max(self.geometry.lines - 1, 0)
         depth = min(deepest, 4)
         while depth < deepest:
             try:
-                if len(self.prefixes(depth)) >= MIN_CHUNKS:
+                if len(self.prefixes(depth)) >= self.min_chunks:
                     break
             except ValueError:  # more than MAX_CHUNKS
                 break
@@ -196,42 +245,39 @@ class LineSearch:
         queue = [i for i, key in enumerate(keys) if key not in done or done[key].below > shared[1]]
         outcome.resumed = len(keys) - len(queue)
         lock = threading.Lock()
-        state = {"next": 0, "done": outcome.resumed}
+        state = {"done": outcome.resumed}
         total = len(keys)
-        dummy = np.zeros((1, 1), dtype=np.int8)
         control.report(objective=outcome.value, done=state["done"], total=total)
 
-        def work() -> None:
-            while True:
-                with lock:
-                    if state["next"] >= len(queue) or shared[0] != 0 or control.stopped:
-                        return
-                    index = queue[state["next"]]
-                    state["next"] += 1
-                status, best, nodes, _, below, witness = self._call(
-                    prefixes[index], -1, dummy, maximize, shared
-                )
-                with lock:
-                    outcome.nodes += nodes
-                    if best >= 0:
-                        outcome.offer(best, witness)
-                        shared[1] = max(int(shared[1]), best + 1)
-                    if status == kernel.STOPPED:
-                        outcome.complete = False
-                        return
-                    found = status == kernel.FOUND
-                    if book is not None:
-                        text = _text(witness) if best >= 0 else None
-                        book.record(keys[index], 0 if found else below, text)
-                    if found:
-                        shared[0] = 1
-                        return
-                    state["done"] += 1
-                    control.report(objective=outcome.value, done=state["done"], total=total)
+        def finish(
+            position: int, status: int, best: int, nodes: int, below: int, witness: np.ndarray
+        ) -> bool:
+            with lock:
+                outcome.nodes += nodes
+                if best >= 0:
+                    outcome.offer(best, witness)
+                    shared[1] = max(int(shared[1]), best + 1)
+                if status == kernel.STOPPED:
+                    outcome.complete = False
+                    return True
+                found = status == kernel.FOUND
+                if book is not None:
+                    text = _text(witness) if best >= 0 else None
+                    book.record(keys[queue[position]], 0 if found else below, text)
+                if found:
+                    shared[0] = 1
+                    return True
+                state["done"] += 1
+                control.report(objective=outcome.value, done=state["done"], total=total)
+                return False
 
-        with ThreadPoolExecutor(self.workers) as pool:
-            for future in [pool.submit(work) for _ in range(self.workers)]:
-                future.result()
+        jobs = prefixes[queue]
+        if self.client is None:
+            self._threads(jobs, maximize, shared, control, finish)
+        else:
+            from chessplace.linesearch.cluster import run_chunks
+
+            run_chunks(self.client, self.geometry, jobs, maximize, shared, control, finish)
         if state["done"] < total and (maximize or outcome.value is None):
             outcome.complete = False
         resumed = f", {outcome.resumed:,} chunks from the checkpoint" if outcome.resumed else ""
@@ -242,6 +288,37 @@ class LineSearch:
             message=f"{outcome.nodes:,} nodes in {total:,} chunks{resumed}",
         )
         return outcome
+
+    def _threads(
+        self,
+        jobs: np.ndarray,
+        maximize: bool,
+        shared: np.ndarray,
+        control: Control,
+        finish: Finished,
+    ) -> None:
+        """Search ``jobs`` (prefixes) on threads until done or ``finish`` says stop."""
+        lock = threading.Lock()
+        taken = [0]
+        dummy = np.zeros((1, 1), dtype=np.int8)
+
+        def work() -> None:
+            while True:
+                with lock:
+                    if taken[0] >= len(jobs) or shared[0] != 0 or control.stopped:
+                        return
+                    position = taken[0]
+                    taken[0] += 1
+                status, best, nodes, _, below, witness = call(
+                    self.geometry, jobs[position], -1, dummy, maximize, shared
+                )
+                if finish(position, status, best, nodes, below, witness):
+                    return
+
+        workers = self.workers or os.cpu_count() or 1
+        with ThreadPoolExecutor(workers) as pool:
+            for future in [pool.submit(work) for _ in range(workers)]:
+                future.result()
 
 
 def _text(labels: np.ndarray) -> str:

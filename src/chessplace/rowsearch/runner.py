@@ -11,14 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
+from chessplace.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
 from chessplace.control import Control
 from chessplace.rowsearch.checkpoint import Checkpoint
 from chessplace.rowsearch.kernel import stop_flag
 from chessplace.rowsearch.split import CountSpec, Subproblem
 from chessplace.rowsearch.tasks import count_prefix
-
-DASK_CONNECT_SECONDS = 10.0
-"""How long to wait for a Dask scheduler, unless the time limit comes sooner."""
 
 
 @dataclass(frozen=True)
@@ -33,43 +31,16 @@ class Tally:
 
 @contextmanager
 def executor(
-    workers: int | None, dask: str | None, connect_seconds: float = DASK_CONNECT_SECONDS
+    workers: int | None, dask: str | None, connect: float = DASK_CONNECT_SECONDS
 ) -> Iterator[cf.Executor]:
-    """Local threads (the kernel releases the GIL), or a Dask cluster.
-
-    ``dask`` is a scheduler address, or ``local`` for a LocalCluster of
-    ``workers`` processes on this machine. Those die with this process
-    however it ends, SIGKILL included: each worker holds a pipe to its
-    nanny here and exits when the pipe closes (distributed's
-    ``AsyncProcess``; a watching thread, which runs because the kernel
-    releases the GIL).
-    A scheduler that does not answer within ``connect_seconds`` raises
-    ``ConnectionError`` (an ``OSError``) with a one-line message.
-    """
-    count = workers or os.cpu_count() or 1
+    """Local threads (the kernel releases the GIL), or a Dask cluster (see
+    :func:`chessplace.cluster.dask_client`)."""
     if dask is None:
-        with cf.ThreadPoolExecutor(max_workers=count) as pool:
+        with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
             yield pool
         return
-    from distributed import Client, LocalCluster
-
-    if dask == "local":
-        with (
-            LocalCluster(
-                n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            yield client.get_executor(pure=False)
-    else:
-        try:
-            client = Client(dask, timeout=connect_seconds)
-        except OSError:
-            raise ConnectionError(
-                f"cannot reach the Dask scheduler at {dask} within {connect_seconds:.3g} s"
-            ) from None
-        with client:
-            yield client.get_executor(pure=False)
+    with dask_client(workers, dask, connect) as client:
+        yield client.get_executor(pure=False)
 
 
 def run_count(
@@ -104,9 +75,7 @@ def run_count(
     stop = stop_flag() if dask is None else None
     control.report(count=solutions, done=len(done), total=len(tasks))
     try:
-        remaining = control.remaining()
-        connect = DASK_CONNECT_SECONDS if remaining is None else remaining
-        with executor(workers, dask, max(0.1, min(connect, DASK_CONNECT_SECONDS))) as pool:
+        with executor(workers, dask, connect_seconds(control.remaining())) as pool:
             futures = {pool.submit(count_prefix, spec, t.prefix, stop): t for t in pending}
             with control.interrupting(lambda: _interrupt(stop, futures)):
                 for future in cf.as_completed(futures):

@@ -1,0 +1,140 @@
+"""The line engine on a Dask LocalCluster: same answers as on the cores, checkpoints
+that resume either way, a time limit that stops it, no process left behind."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from chessplace import Board, Status, optimize, puzzles
+from chessplace.cluster import dask_client
+from chessplace.control import Control
+from chessplace.linesearch.checkpoint import recorded_depth
+from chessplace.linesearch.geometry import geometry
+from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch
+from chessplace.pieces import QUEEN
+from chessplace.reference import known
+from chessplace.solvers.base import Task
+from chessplace.solvers.registry import choose
+from tests.conftest import assert_valid
+from tests.processes import alive, children
+from tests.test_linesearch import _stopping_after
+
+pytest.importorskip("distributed")
+
+SQUARE = Board.square
+A8 = known("A250000", 8)
+"""Searches start at the optimum, as ``optimize`` does from a good guess: their records
+then keep (one made below a lower target would be searched again)."""
+
+
+def test_dask_goes_to_the_line_engine_and_counts_stay_with_bitboard() -> None:
+    peaceable = puzzles.peaceable_queens(SQUARE(8))
+    assert choose(peaceable, Task.OPTIMIZE, dask="local").engine.name == "lines"
+    assert choose(peaceable, Task.SOLVE, dask="local").engine.name == "lines"
+    assert choose(puzzles.queens(SQUARE(8)), Task.COUNT, dask="local").engine.name == "bitboard"
+
+
+@pytest.mark.parametrize("n", [pytest.param(6, marks=pytest.mark.slow), 7])
+def test_dask_local_proves_what_the_cores_prove(n: int) -> None:
+    problem = puzzles.peaceable_queens(SQUARE(n))
+    cores = optimize(problem, solver="lines")
+    dask = optimize(problem, dask="local", workers=2)  # the option picks the line engine
+    assert dask.solver == "lines"
+    assert dask.status is cores.status is Status.OPTIMAL
+    assert dask.objective == cores.objective == known("A250000", n)
+    assert min(assert_valid(dask).army_sizes) == dask.objective
+
+
+def test_a_checkpoint_of_the_cores_resumes_on_dask_at_its_own_depth(tmp_path: Path) -> None:
+    g = geometry(SQUARE(8), QUEEN)
+    path = tmp_path / "a8.jsonl"
+    stopped = LineSearch(g, 2, path).run(A8, True, _stopping_after(300))
+    assert not stopped.complete
+    depth = recorded_depth(path)
+    with dask_client(2, "local") as client:
+        deeper = LineSearch(g, 2, path, client, min_chunks=4 * MIN_CHUNKS)
+        assert deeper.split_depth() > depth  # a fresh run on Dask would cut deeper
+        resumed = deeper.run(A8, True, Control())
+    assert resumed.complete and resumed.value == A8
+    assert resumed.resumed >= 300 and recorded_depth(path) == depth
+
+
+def test_a_checkpoint_of_dask_resumes_on_the_cores(tmp_path: Path) -> None:
+    g = geometry(SQUARE(8), QUEEN)
+    path = tmp_path / "a8.jsonl"
+    with dask_client(2, "local") as client:
+        search = LineSearch(g, 2, path, client, min_chunks=4 * MIN_CHUNKS)
+        stopped = search.run(A8, True, _stopping_after(500))
+    assert not stopped.complete
+    depth = recorded_depth(path)
+    assert depth is not None and depth > LineSearch(g, 2).split_depth()
+    resumed = LineSearch(g, 2, path).run(A8, True, Control())
+    assert resumed.complete and resumed.value == A8
+    assert resumed.resumed >= 500 and recorded_depth(path) == depth
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    stack = [pid]
+    while stack:
+        below = children(stack.pop())
+        found |= set(below)
+        stack += below
+    return found
+
+
+def _run(*args: str, limit: float) -> tuple[int, str, str, set[int]]:
+    """``chessplace ARGS``: exit code, stdout, stderr, and every process it started
+    (looked for while it ran)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessplace", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seen: set[int] = set()
+    started = time.monotonic()
+    while process.poll() is None and time.monotonic() - started < limit:
+        seen |= _descendants(process.pid)
+        time.sleep(0.2)
+    out, err = process.communicate(timeout=max(1.0, limit - (time.monotonic() - started)))
+    return process.returncode, out, err, seen
+
+
+def test_a_time_limited_dask_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
+    checkpoint = str(tmp_path / "a12.jsonl")
+    common = ("optimize", "peaceable-queens", "-n", "12", "--dask", "local", "--workers", "2")
+    code, _, err, workers = _run(*common, "--checkpoint", checkpoint, "--time-limit", "6", limit=40)
+    assert code in (0, 3), err[-500:]  # 0 only on a machine fast enough to finish in time
+    assert workers  # the LocalCluster's processes ...
+    time.sleep(0.5)
+    assert not [pid for pid in workers if alive(pid)]  # ... are all gone
+    finished = len(Path(checkpoint).read_text().splitlines()) - 2  # header, annealed armies
+    code, out, err, _ = _run(*common, "--checkpoint", checkpoint, "--json", limit=120)
+    assert code == 0, err[-500:]
+    answer = json.loads(out)
+    assert answer["status"] == "optimal" and answer["objective"] == known("A250000", 12)
+    if finished > 0:
+        assert f"{finished:,} chunks from the checkpoint" in err, err[-800:]
+    assert "Traceback" not in err
+
+
+UNREACHABLE = ("optimize", "peaceable-queens", "-n", "9", "--dask", "127.0.0.1:1")
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "chessplace", *UNREACHABLE, "--time-limit", "3"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(lines) == 1 and "Dask scheduler" in lines[0], done.stderr[-500:]
