@@ -30,8 +30,8 @@ from numba import njit
 
 from chessplace.board import Board
 from chessplace.linesearch import kernel
+from chessplace.linesearch.chunk import call
 from chessplace.linesearch.geometry import Geometry, geometry
-from chessplace.linesearch.runner import LineSearch
 from chessplace.pieces import QUEEN
 
 SCALE = 64
@@ -189,11 +189,10 @@ def lagrange_bound(white, black, target, graph, cap, work):  # type: ignore[no-u
 
 def measure(n: int, target: int, depth: int, per_node: float) -> str:
     g = geometry(Board(n, n), QUEEN)
-    search = LineSearch(g, workers=1)
     network = Network(g, len(g.family_start) - 3, len(g.family_start) - 2)
     out = np.zeros((KEPT, g.lines), dtype=np.int8)
     shared = np.array([0, target], dtype=np.int64)
-    status, _, _, written, _, _ = search._call(np.zeros(0, np.int8), depth, out, False, shared)
+    status, _, _, written, _, _ = call(g, np.zeros(0, np.int8), depth, out, False, shared)
     if status == kernel.FULL:
         raise SystemExit(f"more than {KEPT:,} nodes at depth {depth}")
     rows = out[:written]
@@ -207,8 +206,8 @@ def measure(n: int, target: int, depth: int, per_node: float) -> str:
         started = time.perf_counter()
         joint = network.bound(white, black, target)
         bound_seconds += time.perf_counter() - started
-        status, _, nodes, _, _, _ = search._call(
-            row, -1, dummy, False, np.array([0, target], dtype=np.int64)
+        status, _, nodes, _, _, _ = call(
+            g, row, -1, dummy, False, np.array([0, target], dtype=np.int64)
         )
         nodes_all += nodes
         if joint < target:
@@ -247,10 +246,9 @@ def main() -> None:
 
 def whole_search(g: Geometry, target: int) -> tuple[int, float]:
     """Nodes and seconds of the engine's own search for ``target`` on one core."""
-    search = LineSearch(g, workers=1)
     started = time.perf_counter()
-    _, _, nodes, _, _, _ = search._call(
-        np.zeros(0, np.int8), -1, np.zeros((1, 1), np.int8), False, np.array([0, target])
+    _, _, nodes, _, _, _ = call(
+        g, np.zeros(0, np.int8), -1, np.zeros((1, 1), np.int8), False, np.array([0, target])
     )
     return nodes, time.perf_counter() - started
 

@@ -29,8 +29,8 @@ import numpy as np
 
 from chessplace.control import Control
 from chessplace.linesearch import kernel
+from chessplace.linesearch.chunk import Finished, call
 from chessplace.linesearch.geometry import Geometry
-from chessplace.linesearch.runner import Finished, call
 
 POLL_SECONDS = 0.25
 """How often the driver looks for a stop, and a worker for its batch's cancellation."""

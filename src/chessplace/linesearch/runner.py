@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +29,8 @@ import numpy as np
 
 from chessplace.control import Control
 from chessplace.linesearch import kernel
-from chessplace.linesearch.bounds import product_table
 from chessplace.linesearch.checkpoint import KNOWN, LineCheckpoint, recorded_depth
+from chessplace.linesearch.chunk import Finished, call
 from chessplace.linesearch.geometry import Geometry
 
 MIN_CHUNKS = 2048
@@ -41,10 +40,6 @@ MIN_CHUNKS = 2048
 MAX_CHUNKS = 1 << 21
 """The most chunks a split may make."""
 
-Finished = Callable[[int, int, int, int, int, np.ndarray], bool]
-"""Takes a searched chunk (queue position, status, best, nodes, bound, witness);
-true when no more chunks should be taken."""
-
 
 def dask_chunks(side: int) -> int:
     """The least number of chunks (before bounds) on a cluster for a board of ``side``:
@@ -53,45 +48,6 @@ def dask_chunks(side: int) -> int:
     70,024 (depth 20) from 18 on, so that no chunk of a large board keeps a worker
     for long and a stop loses little."""
     return min(MIN_CHUNKS << max(0, side - 14), 1 << 16)
-
-
-def call(
-    g: Geometry,
-    prefix: np.ndarray,
-    split: int,
-    out: np.ndarray,
-    maximize: bool,
-    shared: np.ndarray,
-) -> tuple[int, int, int, int, int, np.ndarray]:
-    """One compiled search below ``prefix`` (see :func:`kernel.search`), for the target
-    ``shared[1]``: (status, best, nodes, prefixes written, final target, witness)."""
-    table = (
-        product_table(g.board.rows, g.board.cols)
-        if g.product
-        else np.zeros((1, 1, 1, 1), dtype=np.int32)
-    )
-    witness = np.zeros(g.lines, dtype=np.int32)
-    status, best, nodes, written, target = kernel.search(
-        g.start,
-        g.length,
-        g.members,
-        g.through,
-        g.family_start,
-        g.order,
-        g.symmetric,
-        g.source,
-        g.swap,
-        g.product,
-        table,
-        prefix,
-        split,
-        out,
-        int(shared[1]),
-        maximize,
-        shared,
-        witness,
-    )
-    return int(status), int(best), int(nodes), int(written), int(target), witness
 
 
 @dataclass
