@@ -10,6 +10,7 @@ from typing import NoReturn
 
 from chessplace import commands
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
+from chessplace.export import FORMATS
 from chessplace.puzzles import PUZZLES
 from chessplace.supervision import leave_if_abandoned
 
@@ -72,6 +73,18 @@ def file_path(text: str) -> str:
 
 
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    _problem_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
+    parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="S",
+        help="stop after S seconds and report the best answer so far",
+    )
+
+
+def _problem_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", help=f"one of: {', '.join(PUZZLES)}")
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
@@ -87,14 +100,6 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         type=count_value,
         metavar="W",
         help="peaceable: exactly W white pieces, the other armies as large as they can be",
-    )
-    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
-    parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
-    parser.add_argument(
-        "--time-limit",
-        type=positive_float,
-        metavar="S",
-        help="stop after S seconds and report the best answer so far",
     )
 
 
@@ -172,6 +177,17 @@ def _cluster_arguments(parser: argparse.ArgumentParser, engine: str) -> None:
     )
 
 
+def _export_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", required=True, choices=FORMATS, help="file format")
+    parser.add_argument(
+        "-o", "--output", type=file_path, help="file to write (default or -: standard output)"
+    )
+    parser.add_argument("--encoding", help="dimacs: cardinality encoding (as for the sat engine)")
+    parser.add_argument(
+        "--no-symmetry", action="store_true", help="dimacs: leave out the symmetry breaking"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -228,6 +244,13 @@ def build_parser() -> argparse.ArgumentParser:
     _count_arguments(render)
     _solver_arguments(render)
     _render_arguments(render, "-o", "--output", required=True)
+
+    export = commands.add_parser(
+        "export", help="write the model (with a count: the checking problem) to a file"
+    )
+    _problem_arguments(export)
+    _count_arguments(export)
+    _export_arguments(export)
 
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")

@@ -46,6 +46,7 @@ def run(arguments: argparse.Namespace) -> int:
         "render": _render_command,
         "serve": _serve,
         "demo": _demo,
+        "export": _export,
     }
     try:
         return handlers[arguments.command](arguments)
@@ -288,6 +289,12 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         listening.close()
         raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     return listening
+
+
+def _export(arguments: argparse.Namespace) -> int:
+    from chessplace.export.command import export_command
+
+    return export_command(arguments)
 
 
 def _demo(arguments: argparse.Namespace) -> int:

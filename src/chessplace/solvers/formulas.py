@@ -327,11 +327,19 @@ def _hilbert_point(side: int, d: int) -> tuple[int, int]:
     return x, y
 
 
-def formula_for(problem: Problem, encoding: str | None, control: Control | None = None) -> Formula:
+def formula_for(
+    problem: Problem,
+    encoding: str | None,
+    control: Control | None = None,
+    break_symmetry: bool = True,
+) -> Formula:
     """The strongest formula for finding or optimising ``problem``, built until
     ``control`` stops; ``encoding`` ``None`` takes the one measured best for it."""
     if problem.dominating:
-        return DominationFormula(problem, encoding or DOMINATION_ENCODING, control=control)
-    if lines.refusal(problem) is None:
-        return LineFormula(problem, encoding or DEFAULT_ENCODING, control=control)
-    return SquareFormula(problem, encoding or DEFAULT_ENCODING, control=control)
+        kind: type[Formula] = DominationFormula
+    elif lines.refusal(problem) is None:
+        kind = LineFormula
+    else:
+        kind = SquareFormula
+    default = DOMINATION_ENCODING if problem.dominating else DEFAULT_ENCODING
+    return kind(problem, encoding or default, break_symmetry, control)

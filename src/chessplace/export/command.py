@@ -1,0 +1,38 @@
+"""``chessplace export``: write the model of a problem to a file or standard output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from chessplace.exits import EXIT_OK, UsageError
+from chessplace.export import export_lines
+from chessplace.puzzles import problem_from_attributes
+
+
+def export_command(arguments: argparse.Namespace) -> int:
+    """Build the model first (bad input writes nothing, not even an empty file), then
+    write it line by line."""
+    problem = problem_from_attributes(arguments)
+    lines = export_lines(
+        problem,
+        arguments.format,
+        encoding=arguments.encoding,
+        break_symmetry=not arguments.no_symmetry,
+    )
+    if arguments.output in (None, "-"):
+        _write(sys.stdout, lines)
+        return EXIT_OK
+    try:
+        with open(arguments.output, "w", encoding="utf-8") as target:
+            _write(target, lines)
+    except OSError as error:
+        raise UsageError(f"cannot write {arguments.output}: {error.strerror or error}") from None
+    return EXIT_OK
+
+
+def _write(target: TextIO, lines: Iterator[str]) -> None:
+    for line in lines:
+        target.write(line + "\n")
