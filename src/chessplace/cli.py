@@ -158,6 +158,15 @@ def _checkpoint_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _certificate_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--certificate",
+        metavar="DIR",
+        type=file_path,
+        help="write a certificate of a proven answer into DIR (see `chessplace check`)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -168,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     _solver_arguments(solve, heuristic=True)
     _render_arguments(solve, "--render")
     _checkpoint_argument(solve)
+    _certificate_argument(solve)
 
     optimize = commands.add_parser(
         "optimize", help="most pieces (fewest for domination), with a proof"
@@ -176,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     _solver_arguments(optimize, heuristic=True)
     _render_arguments(optimize, "--render")
     _checkpoint_argument(optimize)
+    _certificate_argument(optimize)
 
     count = commands.add_parser("count", help="count placements, all and up to symmetry")
     _puzzle_arguments(count)
@@ -205,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster",
     )
     _checkpoint_argument(count)
+    _certificate_argument(count)
 
     verify = commands.add_parser("verify", help="check a placement and name every attack")
     _puzzle_arguments(verify)
@@ -219,6 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
     _count_arguments(render)
     _solver_arguments(render)
     _render_arguments(render, "-o", "--output", required=True)
+
+    check = commands.add_parser(
+        "check", help="check a certificate without trusting chessplace's solvers"
+    )
+    check.add_argument("directory", help="a directory written by --certificate")
 
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")
