@@ -64,6 +64,15 @@ def test_proven_answers_are_certified(
     assert "refuted: " in out
 
 
+def test_a_found_placement_is_certified_by_its_witness(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    manifest = certify(capsys, tmp_path, "solve", "peaceable-queens", "-n", "6", "--at-least", "4")
+    assert manifest["claim"] == {"kind": "feasible"} and "refutation" not in manifest
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0 and "witness valid" in out and "refuted" not in out
+
+
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One certificate of a(5) = 4, copied by each tampering test."""
