@@ -85,7 +85,12 @@ def _check(directory: Path, manifest: dict[str, Any]) -> str:
     assert isinstance(claim, dict)
     if kind == "optimum" and not _is_count(claim.get("value")):
         raise Rejected("claim: an optimum needs a value")
-    parts = [f"{manifest.get('puzzle', 'problem')} on {spec.rows}×{spec.cols}"]
+    claimed = {
+        "feasible": "a placement exists",
+        "infeasible": "no placement exists",
+        "optimum": f"the {'maximum' if spec.maximize else 'minimum'} is {claim.get('value')}",
+    }[kind]
+    parts = [f"{manifest.get('puzzle', 'problem')} on {spec.rows}×{spec.cols}: {claimed}"]
     if kind != "infeasible":
         parts.append(_check_witness(spec, claim, manifest, contents))
     if kind != "feasible":
