@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import itertools
 import json
 import shutil
@@ -20,8 +21,11 @@ import chessplace
 from chessplace.certificates.formula import Formula
 from chessplace.cli import main
 
-pytest.importorskip("dratify", reason="chessplace check needs dratify (the certify extra)")
 pytest.importorskip("pysat", reason="certificates are written with python-sat")
+checks_proofs = pytest.mark.skipif(
+    importlib.util.find_spec("dratify") is None,
+    reason="chessplace check needs dratify (the certify extra)",
+)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -40,6 +44,7 @@ def certify(capsys: pytest.CaptureFixture[str], directory: Path, *args: str) -> 
     return manifest
 
 
+@checks_proofs
 @pytest.mark.parametrize(
     ("args", "claim"),
     [
@@ -64,6 +69,7 @@ def test_proven_answers_are_certified(
     assert "refuted: " in out
 
 
+@checks_proofs
 def test_a_found_placement_is_certified_by_its_witness(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -110,10 +116,12 @@ def edit_lines(path: Path, change: object) -> None:
     path.write_text("\n".join(change(lines)) + "\n")
 
 
+@checks_proofs
 def test_the_copy_is_certified(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     assert run(capsys, "check", str(copy))[0] == 0
 
 
+@checks_proofs
 def test_a_tampered_witness_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     path = copy / "witness.json"
     witness = json.loads(path.read_text())
@@ -131,12 +139,14 @@ def last_lemma(lines: list[str]) -> int:
     return max(i for i, line in enumerate(lines) if not line.startswith("d") and line != "0")
 
 
+@checks_proofs
 def test_a_deleted_proof_step_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     edit_lines(copy / "refutation.drup", lambda ls: ls[: last_lemma(ls)] + ls[last_lemma(ls) + 1 :])
     rehash(copy)
     assert "refutation.drup: step" in rejected(capsys, copy)
 
 
+@checks_proofs
 def test_an_edited_proof_step_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     def negate_first(lines: list[str]) -> list[str]:
         first = next(i for i, line in enumerate(lines) if not line.startswith("d"))
@@ -149,6 +159,7 @@ def test_an_edited_proof_step_is_rejected(capsys: pytest.CaptureFixture[str], co
     assert "refutation.drup: step 1 " in rejected(capsys, copy)
 
 
+@checks_proofs
 def test_a_proof_without_the_empty_clause_is_rejected(
     capsys: pytest.CaptureFixture[str], copy: Path
 ) -> None:
@@ -157,11 +168,13 @@ def test_a_proof_without_the_empty_clause_is_rejected(
     assert "never derives the empty clause" in rejected(capsys, copy)
 
 
+@checks_proofs
 def test_a_dropped_proof_file_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     (copy / "refutation.drup").unlink()
     assert "refutation.drup is missing" in rejected(capsys, copy)
 
 
+@checks_proofs
 def test_a_wrong_symmetry_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     path = copy / "symmetries.json"
     data = json.loads(path.read_text())
@@ -172,6 +185,7 @@ def test_a_wrong_symmetry_is_rejected(capsys: pytest.CaptureFixture[str], copy: 
     assert "symmetry 1 is not a symmetry of the formula" in rejected(capsys, copy)
 
 
+@checks_proofs
 def test_a_shipped_formula_that_differs_is_rejected(
     capsys: pytest.CaptureFixture[str], copy: Path
 ) -> None:
@@ -180,6 +194,7 @@ def test_a_shipped_formula_that_differs_is_rejected(
     assert "refutation.cnf differs from the formula regenerated" in rejected(capsys, copy)
 
 
+@checks_proofs
 def test_a_raised_claim_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest["claim"]["value"] = 5
