@@ -188,6 +188,15 @@ def _export_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _certificate_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--certificate",
+        metavar="DIR",
+        type=file_path,
+        help="write a certificate of a proven answer into DIR (see `chessplace check`)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -199,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     _render_arguments(solve, "--render")
     _cluster_arguments(solve, "the line engine (peaceable riders)")
     _checkpoint_argument(solve)
+    _certificate_argument(solve)
 
     optimize = commands.add_parser(
         "optimize", help="most pieces (fewest for domination), with a proof"
@@ -208,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     _render_arguments(optimize, "--render")
     _cluster_arguments(optimize, "the line engine (peaceable riders)")
     _checkpoint_argument(optimize)
+    _certificate_argument(optimize)
 
     count = commands.add_parser("count", help="count placements, all and up to symmetry")
     _puzzle_arguments(count)
@@ -230,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _cluster_arguments(count, "counting")
     _checkpoint_argument(count)
+    _certificate_argument(count)
 
     verify = commands.add_parser("verify", help="check a placement and name every attack")
     _puzzle_arguments(verify)
@@ -251,6 +263,11 @@ def build_parser() -> argparse.ArgumentParser:
     _problem_arguments(export)
     _count_arguments(export)
     _export_arguments(export)
+
+    check = commands.add_parser(
+        "check", help="check a certificate without trusting chessplace's solvers"
+    )
+    check.add_argument("directory", help="a directory written by --certificate")
 
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from chessplace import api
+from chessplace.certificates import command as certificates
 from chessplace.control import Control
 from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import placement_pieces, read_placement, result_json
@@ -37,11 +38,14 @@ EXIT_BY_STATUS = {
 
 def run(arguments: argparse.Namespace) -> int:
     """Dispatch one parsed command; bad input surfaces as :class:`UsageError`."""
+    if getattr(arguments, "certificate", None):
+        certificates.refuse_uncertifiable(arguments)
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "solve": _solve,
         "optimize": _optimize,
         "count": _count,
         "verify": _verify,
+        "check": certificates.check,
         "solvers": _solvers,
         "render": _render_command,
         "serve": _serve,
@@ -339,6 +343,8 @@ def _report(arguments: argparse.Namespace, problem: Problem, task: str, result: 
         if result.placement is not None and task != "count":
             print(render_text(result.placement, arguments.ascii))
         print(summary_line(problem, task, result))
+    if getattr(arguments, "certificate", None):
+        certificates.certify(arguments, problem, task, result)
     return exit_code(task, result)
 
 

@@ -1,0 +1,15 @@
+"""Certificates: answers a sceptic can check without trusting chessplace's solvers.
+
+Two sides. The untrusted side (:mod:`.writer`, :mod:`.symmetries`, :mod:`.command`)
+writes a directory for a proven answer. The trusted side (:mod:`.spec`,
+:mod:`.formula`, :mod:`.witness`, :mod:`.check`, :mod:`.proofcheck`) imports nothing
+from the rest of chessplace: it reads the problem from the manifest, checks the
+witness with its own attack rules, regenerates the refuted formula and gives it
+with the proof to dratify.
+
+Why the formula may ignore blockers: every army has the same piece, so if two
+pieces that may not attack each other stand on one line of a ride, the pieces on
+that line between them include a neighbouring pair that may not either, and
+neighbours attack directly. Coverage is the same: the last piece before a square
+on a line attacks it.
+"""

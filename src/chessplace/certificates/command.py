@@ -1,0 +1,47 @@
+"""The command line's side of certificates: ``--certificate DIR`` and ``check DIR``."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from chessplace.exits import EXIT_NO, EXIT_OK, UsageError
+from chessplace.problem import Problem
+from chessplace.result import Result
+
+
+def certify(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> None:
+    """Write the certificate ``--certificate`` asks for, and say so on stderr; an
+    answer that is not proven gets a one-line note instead."""
+    from chessplace.certificates.writer import CannotCertify, write_certificate
+
+    command = shlex.join(["chessplace", *sys.argv[1:]])
+    try:
+        line = write_certificate(Path(arguments.certificate), problem, task, result, command)
+    except CannotCertify as error:
+        line = f"no certificate: {error}"
+    except ImportError:
+        raise UsageError("certificates need: pip install 'chessplace[certify]'") from None
+    print(f"chessplace: {line}", file=sys.stderr)
+
+
+def check(arguments: argparse.Namespace) -> int:
+    """Print one verdict line: 0 certified, 1 rejected; a directory that holds no
+    certificate is bad input."""
+    from chessplace.certificates.check import NotACertificate, check_certificate
+    from chessplace.certificates.proofcheck import NoProofChecker
+
+    try:
+        verdict = check_certificate(Path(arguments.directory))
+    except (NotACertificate, NoProofChecker) as error:
+        raise UsageError(str(error)) from None
+    print(verdict.line)
+    return EXIT_OK if verdict.certified else EXIT_NO
+
+
+def refuse_uncertifiable(arguments: argparse.Namespace) -> None:
+    """``--certificate`` certifies verdicts and optima: a plain count has neither."""
+    if arguments.command == "count" and (not arguments.optimal or arguments.list):
+        raise UsageError("--certificate on count needs --optimal (the optimum is certified)")

@@ -1,0 +1,233 @@
+"""The certified formula: a deliberately plain CNF of a problem and a bound.
+
+Trusted side. One variable per army and square (:meth:`Spec.var`); a binary
+clause for every pair of pieces that may not stand where they would attack
+each other (blockers ignored: with one piece kind, two pieces on a line always
+include a pair that attack directly); one clause per square for domination;
+a totalizer (Bailleux and Boufkhad) for "at least" and "at most"; lex-leader clauses,
+built here from the permutations a certificate lists, after
+:func:`symmetry_fault` has confirmed that each one maps the rules and the
+bounds onto themselves. Everything is sorted so that the DIMACS text, and so
+its SHA-256, depends on nothing but the problem, the bounds and the
+permutations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chessplace.certificates.spec import Spec
+
+Clause = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Bound:
+    """At least ``least`` and at most ``most`` of ``variables`` are true."""
+
+    variables: tuple[int, ...]
+    least: int = 0
+    most: int | None = None
+
+    def describe(self, spec: Spec) -> str:
+        armies = sorted({(v - 1) // spec.squares for v in self.variables})
+        names = " + ".join(spec.armies[a].name for a in armies)
+        if self.most == self.least:
+            return f"{names} exactly {self.least}"
+        if self.most is None:
+            return f"{names} at least {self.least}"
+        return (
+            f"{names} at most {self.most}"
+            if not self.least
+            else f"{names} {self.least}..{self.most}"
+        )
+
+
+def army_variables(spec: Spec, army: int) -> tuple[int, ...]:
+    first = spec.var(army, (0, 0))
+    return tuple(range(first, first + spec.squares))
+
+
+def rule_clauses(spec: Spec) -> list[Clause]:
+    """The rules of the problem, no counts: one army per square, no attacks
+    that the rules forbid, every square covered when dominating."""
+    clauses: set[Clause] = set()
+    armies = range(len(spec.armies))
+    for s in range(spec.squares):
+        square = spec.square_of(s)
+        for a in armies:
+            for b in armies:
+                if a < b:
+                    clauses.add(_sorted((-spec.var(a, square), -spec.var(b, square))))
+    pairs = spec.reach_pairs()
+    for s, t in pairs:
+        for a in armies:
+            for b in armies:
+                if a != b or spec.independent:
+                    u, v = spec.var(a, spec.square_of(s)), spec.var(b, spec.square_of(t))
+                    clauses.add(_sorted((-u, -v)))
+    if spec.dominating:
+        reach: list[set[int]] = [{s} for s in range(spec.squares)]
+        for s, t in pairs:
+            reach[s].add(t)
+            reach[t].add(s)
+        for t in range(spec.squares):
+            clauses.add(
+                _sorted(tuple(spec.var(a, spec.square_of(s)) for a in armies for s in reach[t]))
+            )
+    return sorted(clauses)
+
+
+def claim_bounds(spec: Spec, claim: dict[str, object]) -> list[Bound]:
+    """The bounds that, with the rules, are refuted to prove ``claim``.
+
+    ``infeasible``: each army's own bounds. ``optimum`` v: each army's own
+    bounds, and the objective one step past v (each scored army at least v+1
+    with equal armies, else their total; at most v−1 when minimising).
+    Refuting per-army bounds without requiring equal armies proves more than
+    needed, never less.
+    """
+    bounds = [
+        Bound(army_variables(spec, i), army.minimum, army.maximum)
+        for i, army in enumerate(spec.armies)
+        if army.minimum > 0 or army.maximum is not None
+    ]
+    if claim.get("kind") == "infeasible":
+        return bounds
+    value = claim.get("value")
+    assert isinstance(value, int)
+    scored = spec.scored
+    if spec.maximize and spec.equal_armies:
+        bounds += [Bound(army_variables(spec, i), value + 1) for i in scored]
+    else:
+        joined = tuple(v for i in scored for v in army_variables(spec, i))
+        bounds.append(Bound(joined, value + 1) if spec.maximize else Bound(joined, 0, value - 1))
+    return bounds
+
+
+def symmetry_fault(
+    spec: Spec, rules: Sequence[Clause], bounds: Sequence[Bound], permutation: Sequence[int]
+) -> str | None:
+    """Why ``permutation`` (``permutation[v-1]`` is the image of variable ``v``) is not
+    a symmetry of the rules and the bounds; None when it is."""
+    count = len(spec.armies) * spec.squares
+    if len(permutation) != count or sorted(permutation) != list(range(1, count + 1)):
+        return f"is not a permutation of the {count} placement variables"
+
+    def image(literal: int) -> int:
+        mapped = permutation[abs(literal) - 1]
+        return mapped if literal > 0 else -mapped
+
+    present = set(rules)
+    for clause in rules:
+        if _sorted(tuple(image(lit) for lit in clause)) not in present:
+            return f"maps clause {' '.join(map(str, clause))} 0 outside the formula"
+    kinds = {(frozenset(b.variables), b.least, b.most) for b in bounds}
+    for bound in bounds:
+        moved = (frozenset(permutation[v - 1] for v in bound.variables), bound.least, bound.most)
+        if moved not in kinds:
+            return f"maps the bound '{bound.describe(spec)}' onto no bound of the formula"
+    return None
+
+
+class Formula:
+    """A CNF under construction, with fresh variables numbered after the given ones."""
+
+    def __init__(self, variables: int) -> None:
+        self.variables = variables
+        self.clauses: list[Clause] = []
+
+    def fresh(self) -> int:
+        self.variables += 1
+        return self.variables
+
+    def at_least(self, items: Sequence[int], k: int) -> None:
+        """Totalizer, one direction: output j true only if j of the items are."""
+        if k <= 0:
+            return
+        if k > len(items):
+            self.clauses.append(())
+            return
+        self.clauses.append((self._count_up_to(items, k)[k - 1],))
+
+    def at_most(self, items: Sequence[int], k: int) -> None:
+        """Totalizer, one direction: output j true if j of the items are; no k+1."""
+        if k >= len(items):
+            return
+        if k < 0:
+            self.clauses.append(())
+            return
+        self.clauses.append((-self._count_from(items, k + 1)[k],))
+
+    def _count_up_to(self, items: Sequence[int], k: int) -> list[int]:
+        """Outputs ``o[0..min(k, n)-1]``: ``o[j-1]`` implies at least j items are true."""
+        if len(items) == 1:
+            return [items[0]]
+        left = self._count_up_to(items[: len(items) // 2], k)
+        right = self._count_up_to(items[len(items) // 2 :], k)
+        outputs = [self.fresh() for _ in range(min(k, len(left) + len(right)))]
+        for a in range(len(left) + 1):  # at most a of the left ones
+            for b in range(len(right) + 1):
+                if a + b < len(outputs):
+                    more = [left[a]] if a < len(left) else []
+                    more += [right[b]] if b < len(right) else []
+                    self.clauses.append((*more, -outputs[a + b]))
+        return outputs
+
+    def _count_from(self, items: Sequence[int], k: int) -> list[int]:
+        """Outputs ``o[0..min(k, n)-1]``: at least j items true implies ``o[j-1]``."""
+        if len(items) == 1:
+            return [items[0]]
+        left = self._count_from(items[: len(items) // 2], k)
+        right = self._count_from(items[len(items) // 2 :], k)
+        outputs = [self.fresh() for _ in range(min(k, len(left) + len(right)))]
+        for a in range(len(left) + 1):  # at least a of the left ones
+            for b in range(len(right) + 1):
+                if a + b:
+                    need = [-left[a - 1]] if a else []
+                    need += [-right[b - 1]] if b else []
+                    self.clauses.append((*need, outputs[min(a + b, len(outputs)) - 1]))
+        return outputs
+
+    def lex_leader(self, permutation: Sequence[int]) -> None:
+        """x ≤lex x∘σ over variables 1..n: at the first i with x_i ≠ x_σ(i), x_i is false."""
+        equal: int | None = None  # the prefix so far is equal (None: trivially true)
+        for i, j in enumerate(permutation, 1):
+            if i == j:
+                continue
+            guard = () if equal is None else (-equal,)
+            self.clauses.append((*guard, -i, j))
+            following = self.fresh()
+            self.clauses.append((*guard, i, j, following))
+            self.clauses.append((*guard, -i, -j, following))
+            equal = following
+
+    def dimacs(self, comments: Sequence[str] = ()) -> str:
+        lines = [f"c {line}" for line in comments]
+        lines.append(f"p cnf {self.variables} {len(self.clauses)}")
+        lines += [" ".join(map(str, (*clause, 0))) for clause in self.clauses]
+        return "\n".join(lines) + "\n"
+
+
+def refutation_formula(
+    spec: Spec,
+    bounds: Sequence[Bound],
+    permutations: Sequence[Sequence[int]],
+    cube: Sequence[int] = (),
+) -> Formula:
+    """Rules, bounds, lex-leader clauses and the cube's literals as units, in that order."""
+    formula = Formula(len(spec.armies) * spec.squares)
+    formula.clauses += rule_clauses(spec)
+    for bound in bounds:
+        formula.at_least(bound.variables, bound.least)
+        if bound.most is not None:
+            formula.at_most(bound.variables, bound.most)
+    for permutation in permutations:
+        formula.lex_leader(permutation)
+    formula.clauses += [(literal,) for literal in cube]
+    return formula
+
+
+def _sorted(clause: Clause) -> Clause:
+    return tuple(sorted(clause, key=lambda lit: (abs(lit), lit)))

@@ -1,0 +1,204 @@
+"""The checker's own reading of a problem: board, armies, rules and moves.
+
+This module belongs to the trusted side of certificates. It imports nothing
+from the rest of chessplace: it reads the problem from the manifest's plain
+data, parses the pieces' Betza notation itself and works out attacks from the
+moves by its own code, so a bug in the solvers' geometry cannot hide here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+Square = tuple[int, int]
+"""``(file, rank)``, 0-based, a1 = (0, 0)."""
+
+_ATOMS = {
+    "W": (1, 0),
+    "F": (1, 1),
+    "D": (2, 0),
+    "N": (2, 1),
+    "A": (2, 2),
+    "H": (3, 0),
+    "C": (3, 1),
+    "Z": (3, 2),
+    "G": (3, 3),
+}
+_SHORTHANDS = {"K": "WF", "R": "WW", "B": "FF", "Q": "WWFF"}
+_TOKEN = re.compile(r"([A-Z])(\1?)([0-9]*)")
+
+MAX_CERTIFIED_SIDE = 64
+"""The largest board side a certificate may describe (formulas grow as side⁴)."""
+
+
+class SpecError(ValueError):
+    """The manifest's problem is not one the checker understands."""
+
+
+def parse_moves(betza: str) -> dict[tuple[int, int], int | None]:
+    """Each step ``(dx, dy)`` of a piece, every sign and swap, with its reach
+    (``None``: without limit). Only atoms, doubling and numbers are read."""
+    steps: dict[tuple[int, int], int | None] = {}
+    text = "".join(_SHORTHANDS.get(ch, ch) for ch in betza)
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None or match.group(1) not in _ATOMS:
+            raise SpecError(f"cannot read Betza notation {betza!r}")
+        atom, doubled, digits = match.groups()
+        if doubled and digits:
+            raise SpecError(f"cannot read Betza notation {betza!r}")
+        reach: int | None = 1
+        if doubled or (digits and int(digits) == 0):
+            reach = None
+        elif digits:
+            reach = int(digits)
+        a, b = _ATOMS[atom]
+        for x, y in ((a, b), (b, a)):
+            for sx in (1, -1):
+                for sy in (1, -1):
+                    old = steps.get((sx * x, sy * y), 0)
+                    longer = None if old is None or reach is None else max(old, reach)
+                    steps[(sx * x, sy * y)] = longer
+        position = match.end()
+    if not steps:
+        raise SpecError("a piece needs at least one move")
+    return steps
+
+
+@dataclass(frozen=True)
+class ArmySpec:
+    """One army: its name, its piece's moves, and bounds on its size."""
+
+    name: str
+    betza: str
+    minimum: int
+    maximum: int | None
+    fixed: bool
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A placement problem as the checker understands it.
+
+    Pieces of different armies never attack one another; pieces of one army
+    may not either when ``independent``; with ``dominating`` every square is
+    occupied or attacked. Every army has the same piece, so that blockers
+    never change the answer (see :mod:`chessplace.certificates`).
+    """
+
+    rows: int
+    cols: int
+    armies: tuple[ArmySpec, ...]
+    independent: bool
+    dominating: bool
+    equal_armies: bool
+    maximize: bool
+
+    @property
+    def squares(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def scored(self) -> tuple[int, ...]:
+        """The armies the objective counts: all but fixed ones."""
+        free = tuple(i for i, army in enumerate(self.armies) if not army.fixed)
+        return free or tuple(range(len(self.armies)))
+
+    def var(self, army: int, square: Square) -> int:
+        """The DIMACS variable of ``army`` on ``square``: 1 + army·squares + rank·cols + file."""
+        return 1 + army * self.squares + square[1] * self.cols + square[0]
+
+    def square_of(self, index: int) -> Square:
+        return index % self.cols, index // self.cols
+
+    def on_board(self, square: Square) -> bool:
+        return 0 <= square[0] < self.cols and 0 <= square[1] < self.rows
+
+    def reach_pairs(self) -> list[tuple[int, int]]:
+        """Unordered pairs ``(s, t)``, ``s < t`` of square indices on which the piece
+        attacks one from the other when nothing stands between them."""
+        moves = parse_moves(self.armies[0].betza)
+        longest = max(self.rows, self.cols)
+        pairs: set[tuple[int, int]] = set()
+        for s in range(self.squares):
+            x, y = self.square_of(s)
+            for (dx, dy), reach in moves.items():
+                for k in range(1, min(longest, reach or longest) + 1):
+                    target = (x + k * dx, y + k * dy)
+                    if not self.on_board(target):
+                        break
+                    t = target[1] * self.cols + target[0]
+                    pairs.add((min(s, t), max(s, t)))
+        return sorted(pairs)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "armies": [
+                {
+                    "name": a.name,
+                    "betza": a.betza,
+                    "minimum": a.minimum,
+                    "maximum": a.maximum,
+                    "fixed": a.fixed,
+                }
+                for a in self.armies
+            ],
+            "independent": self.independent,
+            "dominating": self.dominating,
+            "equal_armies": self.equal_armies,
+            "sense": "maximize" if self.maximize else "minimize",
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> Spec:
+        """The spec in a manifest's ``problem``; :class:`SpecError` naming what is wrong."""
+        try:
+            spec = cls(
+                rows=_count(data["rows"], "rows", 1),
+                cols=_count(data["cols"], "cols", 1),
+                armies=tuple(_army(entry) for entry in data["armies"]),
+                independent=_flag(data["independent"]),
+                dominating=_flag(data["dominating"]),
+                equal_armies=_flag(data["equal_armies"]),
+                maximize={"maximize": True, "minimize": False}[data["sense"]],
+            )
+        except (KeyError, TypeError) as error:
+            raise SpecError(f"the problem lacks or misstates {error}") from None
+        if max(spec.rows, spec.cols) > MAX_CERTIFIED_SIDE:
+            raise SpecError(f"boards up to {MAX_CERTIFIED_SIDE} squares a side are certified")
+        if not spec.armies or len({a.betza for a in spec.armies}) != 1:
+            raise SpecError("every army must have the same piece")
+        if len({a.name for a in spec.armies}) != len(spec.armies):
+            raise SpecError("army names must differ")
+        if spec.dominating and len(spec.armies) != 1:
+            raise SpecError("domination is certified for one army")
+        parse_moves(spec.armies[0].betza)
+        return spec
+
+
+def _count(value: Any, what: str, least: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise SpecError(f"{what} must be an integer of at least {least}, not {value!r}")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise SpecError(f"expected true or false, not {value!r}")
+    return value
+
+
+def _army(entry: Any) -> ArmySpec:
+    maximum = entry["maximum"]
+    return ArmySpec(
+        name=str(entry["name"]),
+        betza=str(entry["betza"]),
+        minimum=_count(entry["minimum"], "minimum"),
+        maximum=None if maximum is None else _count(maximum, "maximum"),
+        fixed=_flag(entry["fixed"]),
+    )

@@ -1,0 +1,252 @@
+"""Certificates: written by ``--certificate``, judged by ``chessplace check``.
+
+Proven answers on small boards pass; every kind of tampering is rejected
+with a message naming the fault; the checker's modules import nothing from the
+solving side; the certified cardinality encodings agree with brute force.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import itertools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import chessplace
+from chessplace.certificates.formula import Formula
+from chessplace.cli import main
+
+pytest.importorskip("pysat", reason="certificates are written with python-sat")
+checks_proofs = pytest.mark.skipif(
+    importlib.util.find_spec("dratify") is None,
+    reason="chessplace check needs dratify (the certify extra)",
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def certify(capsys: pytest.CaptureFixture[str], directory: Path, *args: str) -> dict[str, object]:
+    code, out, err = run(capsys, *args, "--certificate", str(directory), "--json")
+    assert "certificate written" in err, err
+    manifest = json.loads((directory / "manifest.json").read_text())
+    if "objective" in json.loads(out):
+        assert manifest["claim"] == {"kind": "optimum", "value": json.loads(out)["objective"]}
+    assert code in (0, 1)
+    return manifest
+
+
+@checks_proofs
+@pytest.mark.parametrize(
+    ("args", "claim"),
+    [
+        (("optimize", "peaceable-queens", "-n", "5", "--solver", "sat"), 4),
+        (("count", "peaceable-queens", "-n", "4", "--optimal"), 2),
+        (("optimize", "dominating-queens", "-n", "5", "--solver", "sat"), 3),
+        (("optimize", "independent", "--piece", "queen", "-n", "6"), 6),
+        (("optimize", "independent", "--piece", "bishop", "-n", "4"), 6),
+        (("solve", "queens", "-n", "3"), None),
+    ],
+    ids=["a(5)", "count a(4)", "gamma(Q5)", "queens 6", "bishops 4", "no 3 queens"],
+)
+def test_proven_answers_are_certified(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], claim: int | None
+) -> None:
+    manifest = certify(capsys, tmp_path, *args)
+    expected = {"kind": "infeasible"} if claim is None else {"kind": "optimum", "value": claim}
+    assert manifest["claim"] == expected
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0, out
+    assert out.startswith("certified: ") and out.count("\n") == 1
+    assert "refuted: " in out
+
+
+@checks_proofs
+def test_a_found_placement_is_certified_by_its_witness(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    manifest = certify(capsys, tmp_path, "solve", "peaceable-queens", "-n", "6", "--at-least", "4")
+    assert manifest["claim"] == {"kind": "feasible"} and "refutation" not in manifest
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0 and "witness valid" in out and "refuted" not in out
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One certificate of a(5) = 4, copied by each tampering test."""
+    directory = tmp_path_factory.mktemp("a5")
+    assert main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)]) == 0
+    return directory
+
+
+@pytest.fixture
+def copy(pristine: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "certificate"
+    shutil.copytree(pristine, target)
+    return target
+
+
+def rehash(directory: Path) -> None:
+    """Make the manifest's hashes match the files again, as a forger would."""
+    manifest = json.loads((directory / "manifest.json").read_text())
+    for name in manifest["files"]:
+        data = (directory / name).read_bytes()
+        manifest["files"][name] = hashlib.sha256(data).hexdigest()
+    (directory / "manifest.json").write_text(json.dumps(manifest))
+
+
+def rejected(capsys: pytest.CaptureFixture[str], directory: Path) -> str:
+    code, out, _ = run(capsys, "check", str(directory))
+    assert code == 1, out
+    assert out.startswith("rejected: ") and out.count("\n") == 1
+    return out
+
+
+def edit_lines(path: Path, change: object) -> None:
+    lines = path.read_text().splitlines()
+    assert callable(change)
+    path.write_text("\n".join(change(lines)) + "\n")
+
+
+@checks_proofs
+def test_the_copy_is_certified(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    assert run(capsys, "check", str(copy))[0] == 0
+
+
+@checks_proofs
+def test_a_tampered_witness_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    path = copy / "witness.json"
+    witness = json.loads(path.read_text())
+    white = next(p for p in witness["pieces"] if p["army"] == "white")
+    black = next(p for p in witness["pieces"] if p["army"] == "black")
+    white["file"], white["rank"], white["square"] = black["file"], black["rank"] + 1, "?"
+    path.write_text(json.dumps(witness))
+    assert "witness.json: SHA-256 differs" in rejected(capsys, copy)
+    rehash(copy)
+    out = rejected(capsys, copy)
+    assert "witness witness.json" in out and "attacks" in out
+
+
+def last_lemma(lines: list[str]) -> int:
+    return max(i for i, line in enumerate(lines) if not line.startswith("d") and line != "0")
+
+
+@checks_proofs
+def test_a_deleted_proof_step_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    edit_lines(copy / "refutation.drup", lambda ls: ls[: last_lemma(ls)] + ls[last_lemma(ls) + 1 :])
+    rehash(copy)
+    assert "refutation.drup: step" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_an_edited_proof_step_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    def negate_first(lines: list[str]) -> list[str]:
+        first = next(i for i, line in enumerate(lines) if not line.startswith("d"))
+        literals = lines[first].split()
+        literals[0] = str(-int(literals[0]))
+        return [*lines[:first], " ".join(literals), *lines[first + 1 :]]
+
+    edit_lines(copy / "refutation.drup", negate_first)
+    rehash(copy)
+    assert "refutation.drup: step 1 " in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_proof_without_the_empty_clause_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    edit_lines(copy / "refutation.drup", lambda ls: [line for line in ls if line != "0"])
+    rehash(copy)
+    assert "never derives the empty clause" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_dropped_proof_file_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    (copy / "refutation.drup").unlink()
+    assert "refutation.drup is missing" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_wrong_symmetry_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    path = copy / "symmetries.json"
+    data = json.loads(path.read_text())
+    first = data["permutations"][0]
+    first[0], first[1] = first[1], first[0]  # still a permutation, no longer a symmetry
+    path.write_text(json.dumps(data))
+    rehash(copy)
+    assert "symmetry 1 is not a symmetry of the formula" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_shipped_formula_that_differs_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    edit_lines(copy / "refutation.cnf", lambda ls: ls[:-1])
+    rehash(copy)
+    assert "refutation.cnf differs from the formula regenerated" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_raised_claim_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["claim"]["value"] = 5
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert "reaches 4, the claim is 5" in rejected(capsys, copy)
+
+
+def test_no_certificate_is_bad_usage(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "check", str(tmp_path / "absent"))
+    assert code == 2 and err.count("\n") == 1 and "no such directory" in err
+    code, _, err = run(capsys, "check", str(tmp_path))
+    assert code == 2 and "not a certificate" in err
+
+
+def test_a_plain_count_is_not_certified(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "count", "queens", "-n", "5", "--certificate", str(tmp_path / "c"))
+    assert code == 2 and "--optimal" in err
+    assert not (tmp_path / "c").exists()
+
+
+TRUSTED = {"spec", "formula", "witness", "check", "proofcheck"}
+
+
+def test_the_checker_imports_nothing_from_the_solving_side() -> None:
+    folder = Path(chessplace.__file__).parent / "certificates"
+    for name in TRUSTED:
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        modules = {
+            node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        } | {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        ours = {m for m in modules if m.startswith("chessplace")}
+        assert ours <= {f"chessplace.certificates.{t}" for t in TRUSTED}, (name, ours)
+
+
+@pytest.mark.parametrize("size", range(1, 6))
+def test_the_counting_clauses_agree_with_brute_force(size: int) -> None:
+    from pysat.solvers import Solver
+
+    items = list(range(1, size + 1))
+    for k in range(-1, size + 2):
+        for way in ("at_least", "at_most"):
+            formula = Formula(size)
+            getattr(formula, way)(items, k)
+            with Solver(name="glucose4", bootstrap_with=formula.clauses) as solver:
+                for values in itertools.product((False, True), repeat=size):
+                    fixed = [v if on else -v for v, on in zip(items, values, strict=True)]
+                    want = sum(values) >= k if way == "at_least" else sum(values) <= k
+                    assert solver.solve(assumptions=fixed) == want, (way, k, values)
