@@ -10,7 +10,8 @@ from typing import NoReturn
 
 from chessplace import commands
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
-from chessplace.puzzles import PUZZLES
+from chessplace.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.regioncli import add_generate_parser, add_grid_arguments, add_limit_argument
 from chessplace.supervision import leave_if_abandoned
 
 
@@ -72,7 +73,7 @@ def file_path(text: str) -> str:
 
 
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help=f"one of: {', '.join(PUZZLES)}")
+    parser.add_argument("puzzle", help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}")
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
@@ -88,6 +89,7 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="W",
         help="peaceable: exactly W white pieces, the other armies as large as they can be",
     )
+    add_grid_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     parser.add_argument(
@@ -191,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="prove the optimum first, then count the placements that reach it",
     )
+    add_limit_argument(count)
     count.add_argument(
         "--list",
         action="store_true",
@@ -220,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     _solver_arguments(render)
     _render_arguments(render, "-o", "--output", required=True)
 
+    add_generate_parser(commands)
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
