@@ -1,13 +1,16 @@
 """New region puzzles whose solution is unique.
 
 A random placement with k pieces in every rank and file, none touching,
-comes first. Regions grow around its pieces (one region per piece, then
-neighbouring regions merged until each holds k), so the placement solves
-the grid. While the grid has a second solution, one square that holds a
-piece of that other solution, but none of the intended one, moves to a
-neighbouring region: the other solution then breaks the count of its
-region, the intended one keeps every count. Every step asks the caller's
-counter for at most two solutions.
+comes first. Its pieces are grouped into regions of k (each piece's region
+grown at random, neighbouring ones merged until each holds k); only the
+cores of these regions are kept (the pieces, and for k > 1 paths joining
+them), every other square starts outside all regions and may hold no piece.
+Then each such square, in random order, joins a region beside it whose
+grid still has exactly one solution (the compiled counter, limit 2); a
+square that no neighbouring region can take waits for the next pass. More
+squares only add solutions, so the grid stays unique all the way; when a
+pass places no square the attempt starts over. The finished grid is counted
+once more through :mod:`chessplace.api`, whose answers are verified.
 """
 
 from __future__ import annotations
@@ -16,11 +19,14 @@ import random
 from collections.abc import Callable
 from itertools import combinations
 
+import numpy as np
+
 from chessplace.board import Square
 from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem
-from chessplace.regions import LABELS, check_room, neighbours, parts
+from chessplace.regions import LABELS, check_room, neighbours
+from chessplace.solvers.regionsearch import count_up_to
 
 MAX_SIDE = 30
 """The largest grid generated (larger ones take long to make unique)."""
@@ -28,6 +34,10 @@ MAX_PATTERNS = 200_000
 """The most ways to fill one rank the random placement chooses among."""
 SEARCH_NODES = 200_000
 """Steps of one attempt to draw a random placement before starting over."""
+
+COUNT_BUDGETS = 5
+"""Node budgets of the counter (:data:`chessplace.solvers.regionsearch.BUDGET` each) for
+one step; a step whose count takes longer is not taken."""
 
 Grid = list[list[int]]
 """Region number per square, ``grid[rank][file]``."""
@@ -55,62 +65,85 @@ def generate(
         raise ValueError(f"grids are generated from 1×1 to {MAX_SIDE}×{MAX_SIDE}, not {n}×{n}")
     check_room(n, k)
     rng = random.Random(seed)
-    pieces = random_placement(n, k, rng, control)
-    if pieces is None:
-        raise ValueError(f"no {n}×{n} grid has {k} non-touching pieces in every rank and file")
     while True:
+        pieces = random_placement(n, k, rng, control)
+        if pieces is None:
+            raise ValueError(
+                f"no {n}×{n} grid has {k} non-touching pieces in every rank and file"
+            )
         grid = grow_regions(n, k, pieces, rng)
-        if grid is None:
+        carved = None if grid is None else _carved(grid, k, pieces, rng, control)
+        if carved is None:
             continue
-        placement = _made_unique(build, grid, pieces, rng, first_two, control)
-        if placement is not None:
-            return placement
-
-
-def _made_unique(
-    build: Callable[[tuple[str, ...]], Problem],
-    grid: Grid,
-    pieces: list[Square],
-    rng: random.Random,
-    first_two: FirstTwo,
-    control: Control,
-) -> Placement | None:
-    """Reshape ``grid`` until ``pieces`` is its only solution; ``None`` when stuck."""
-    n = len(grid)
-    intended = frozenset(pieces)
-    for _ in range(8 * n * n):
+        found = first_two(build(rows_of(carved)))
+        if len(found) == 1 and found[0].armies[0] == frozenset(pieces):
+            return found[0]
         if control.stopped:
             raise GenerationStopped
-        problem = build(rows_of(grid))
-        found = first_two(problem)
-        others = [p for p in found if p.armies[0] != intended]
-        if len(found) == 1 and not others:
-            return found[0]
-        if not others:  # stopped before two were found
-            raise GenerationStopped
-        if not _reshape(grid, others[0].armies[0] - intended, rng):
-            return None
-    return None
+        raise RuntimeError("a generated grid was not unique: a bug in the region counter")
 
 
-def _reshape(grid: Grid, movable: frozenset[Square], rng: random.Random) -> bool:
-    """Move one square of ``movable`` into a neighbouring region, keeping every region
-    in one piece; False when no square can move."""
+def _carved(
+    grid: Grid, k: int, pieces: list[Square], rng: random.Random, control: Control
+) -> Grid | None:
+    """Regions grown from the cores of ``grid`` one square at a time, the grid unique
+    at every step; ``None`` when stuck."""
     n = len(grid)
-    moves = [
-        (square, grid[target[1]][target[0]])
-        for square in sorted(movable)
-        for target in neighbours(square, n)
-        if grid[target[1]][target[0]] != grid[square[1]][square[0]]
-    ]
-    rng.shuffle(moves)
-    for (file, rank), region in moves:
-        old = grid[rank][file]
-        rest = [s for s in _squares(grid, old) if s != (file, rank)]
-        if rest and parts(rest) == 1:
-            grid[rank][file] = region
-            return True
-    return False
+    region = np.array(grid, dtype=np.int64)
+    allowed = np.zeros((n, n), dtype=np.uint8)
+    owner = [[-1] * n for _ in range(n)]
+    for file, rank in _cores(grid, pieces):
+        allowed[rank, file] = 1
+        owner[rank][file] = grid[rank][file]
+    if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) != 1:
+        return None
+    pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
+    rng.shuffle(pending)
+    while pending:
+        waiting = []
+        for file, rank in pending:
+            if control.stopped:
+                raise GenerationStopped
+            options = sorted({owner[r][f] for f, r in neighbours((file, rank), n)} - {-1})
+            rng.shuffle(options)
+            for option in options:
+                region[rank, file] = option
+                allowed[rank, file] = 1
+                if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1:
+                    owner[rank][file] = option
+                    break
+                allowed[rank, file] = 0
+            else:
+                waiting.append((file, rank))
+        if len(waiting) == len(pending):
+            return None
+        pending = waiting
+    return owner
+
+
+def _cores(grid: Grid, pieces: list[Square]) -> set[Square]:
+    """The pieces, and in each region shortest paths that join its pieces."""
+    n = len(grid)
+    core = set(pieces)
+    for piece in pieces:
+        region = grid[piece[1]][piece[0]]
+        targets = {p for p in pieces if grid[p[1]][p[0]] == region} - {piece}
+        came: dict[Square, Square | None] = {piece: None}
+        frontier = [piece]
+        while frontier and not targets <= set(came):
+            ahead = []
+            for square in frontier:
+                for f, r in neighbours(square, n):
+                    if grid[r][f] == region and (f, r) not in came:
+                        came[(f, r)] = square
+                        ahead.append((f, r))
+            frontier = ahead
+        for target in targets:
+            step: Square | None = target
+            while step is not None:
+                core.add(step)
+                step = came[step]
+    return core
 
 
 def random_placement(n: int, k: int, rng: random.Random, control: Control) -> list[Square] | None:

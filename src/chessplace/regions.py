@@ -60,18 +60,27 @@ class Regions:
         """Label → region number, 0 to n − 1."""
         return {label: index for index, label in enumerate(self.labels)}
 
+    @cached_property
+    def _numbers(self) -> tuple[tuple[int, ...], ...]:
+        """Region number per square, ``[rank][file]``."""
+        number = self.number
+        return tuple(tuple(number[c] for c in row) for row in reversed(self.rows))
+
     def region_of(self, square: Square) -> int:
         """The number of the region holding ``square``."""
-        return self.number[self.label(square)]
+        return self._numbers[square[1]][square[0]]
+
+    @cached_property
+    def _cells(self) -> tuple[list[Square], ...]:
+        cells: tuple[list[Square], ...] = tuple([] for _ in self.labels)
+        for rank, row in enumerate(self._numbers):
+            for file, region in enumerate(row):
+                cells[region].append((file, rank))
+        return cells
 
     def squares(self, region: int) -> list[Square]:
         """The squares of region ``region``, rank by rank from a1."""
-        label = self.labels[region]
-        n = self.size
-        return [(f, r) for r in range(n) for f in range(n) if self.label((f, r)) == label]
-
-    def with_per_line(self, per_line: int) -> Regions:
-        return Regions(self.rows, per_line)
+        return list(self._cells[region])
 
 
 def parse_grid(source: str | Sequence[str]) -> tuple[str, ...]:
