@@ -369,9 +369,10 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
         found = "no placement"
     how = {
         Status.OPTIMAL: "optimal, proven",
-        Status.FEASIBLE: {"solve": "found", "count": "at least that many: stopped at the limit"}.get(
-            task, "best found, not proven"
-        ),
+        Status.FEASIBLE: {
+            "solve": "found",
+            "count": "at least that many: stopped at the limit",
+        }.get(task, "best found, not proven"),
         Status.INFEASIBLE: "impossible, proven",
         Status.COMPLETE: "complete",
         Status.PARTIAL: "stopped early, a lower bound",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 
@@ -68,9 +68,7 @@ def generate(
     while True:
         pieces = random_placement(n, k, rng, control)
         if pieces is None:
-            raise ValueError(
-                f"no {n}×{n} grid has {k} non-touching pieces in every rank and file"
-            )
+            raise ValueError(f"no {n}×{n} grid has {k} non-touching pieces in every rank and file")
         grid = grow_regions(n, k, pieces, rng)
         carved = None if grid is None else _carved(grid, k, pieces, rng, control)
         if carved is None:
@@ -152,55 +150,66 @@ def random_placement(n: int, k: int, rng: random.Random, control: Control) -> li
     patterns = [
         frozenset(files)
         for files in combinations(range(n), k)
-        if all(b - a > 1 for a, b in zip(files, files[1:], strict=False))
+        if all(b - a > 1 for a, b in pairwise(files))
     ]
     if len(patterns) > MAX_PATTERNS:
         raise ValueError(f"{k} pieces per rank of {n}: too many ways to fill a rank")
     while True:
-        nodes = 0
-        chosen: list[frozenset[int]] = []
-        files = [0] * n
-        exhausted = True
-
-        def fill(rank: int) -> bool:
-            nonlocal nodes, exhausted
-            if rank == n:
-                return True
-            left = n - rank - 1  # ranks after this one
-            order = list(patterns)
-            rng.shuffle(order)
-            for pattern in order:
-                nodes += 1
-                if nodes > SEARCH_NODES or control.stopped:
-                    exhausted = False
-                    return False
-                if chosen and any(abs(a - b) <= 1 for a in pattern for b in chosen[-1]):
-                    continue
-                counts = [files[f] + (f in pattern) for f in range(n)]
-                if any(c > k or k - c > (left + 1) // 2 for c in counts):
-                    continue
-                chosen.append(pattern)
-                for f in pattern:
-                    files[f] += 1
-                if fill(rank + 1):
-                    return True
-                chosen.pop()
-                for f in pattern:
-                    files[f] -= 1
-            return False
-
-        if fill(0):
-            return [(f, rank) for rank, pattern in enumerate(chosen) for f in sorted(pattern)]
+        pieces, exhausted = _draw(n, k, patterns, rng, control)
+        if pieces is not None:
+            return pieces
         if control.stopped:
             raise GenerationStopped
         if exhausted:
             return None
 
 
+def _draw(
+    n: int, k: int, patterns: list[frozenset[int]], rng: random.Random, control: Control
+) -> tuple[list[Square] | None, bool]:
+    """One randomised depth-first search for a placement, rank by rank: the placement
+    (or ``None``), and whether the search covered every way (``None`` is then proven)."""
+    nodes = 0
+    chosen: list[frozenset[int]] = []
+    files = [0] * n
+    exhausted = True
+
+    def fill(rank: int) -> bool:
+        nonlocal nodes, exhausted
+        if rank == n:
+            return True
+        left = n - rank - 1  # ranks after this one
+        order = list(patterns)
+        rng.shuffle(order)
+        for pattern in order:
+            nodes += 1
+            if nodes > SEARCH_NODES or control.stopped:
+                exhausted = False
+                return False
+            if chosen and any(abs(a - b) <= 1 for a in pattern for b in chosen[-1]):
+                continue
+            counts = [files[f] + (f in pattern) for f in range(n)]
+            if any(c > k or k - c > (left + 1) // 2 for c in counts):
+                continue
+            chosen.append(pattern)
+            for f in pattern:
+                files[f] += 1
+            if fill(rank + 1):
+                return True
+            chosen.pop()
+            for f in pattern:
+                files[f] -= 1
+        return False
+
+    if fill(0):
+        return [(f, rank) for rank, pattern in enumerate(chosen) for f in sorted(pattern)], True
+    return None, exhausted
+
+
 def grow_regions(n: int, k: int, pieces: list[Square], rng: random.Random) -> Grid | None:
     """Regions around ``pieces``: a free square next to some region, drawn at random,
-    joins one of the regions beside it until the board is full, then neighbouring regions merge until each holds ``k``
-    pieces; ``None`` when the merging gets stuck."""
+    joins one of the regions beside it until the board is full, then neighbouring
+    regions merge until each holds ``k`` pieces; ``None`` when the merging gets stuck."""
     grid = [[-1] * n for _ in range(n)]
     for number, (file, rank) in enumerate(pieces):
         grid[rank][file] = number

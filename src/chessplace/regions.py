@@ -115,7 +115,7 @@ def _check_shape(rows: tuple[str, ...]) -> None:
         bad = next((c for c in row if c not in LABELS), None)
         if bad is not None:
             raise ValueError(
-                f"grid row {number}: {ascii(bad)} is not a region label (use letters or digits)"
+                f"grid row {number}: {bad!a} is not a region label (use letters or digits)"
             )
         if len(row) != len(rows[0]):
             raise ValueError(f"grid row {number} has {len(row)} cells, row 1 has {len(rows[0])}")
@@ -128,9 +128,7 @@ def _check_regions(regions: Regions) -> None:
     n, labels = regions.size, regions.labels
     if len(labels) != n:
         shown = "".join(labels[:20]) + ("…" if len(labels) > 20 else "")
-        raise ValueError(
-            f"the grid has {len(labels)} regions ({shown}); an {n}×{n} grid needs {n}"
-        )
+        raise ValueError(f"the grid has {len(labels)} regions ({shown}); it needs {n}, one per row")
     for region in range(n):
         pieces = parts(regions.squares(region))
         if pieces > 1:

@@ -66,9 +66,9 @@ def parse_text(problem: Problem, text: str) -> Placement:
     """Read a text board (as :func:`render_text` writes it) for ``problem``.
 
     Rank labels and a line of file labels are optional; the top line is the
-    highest rank; region letters count as empty squares; a mark may carry its army's number (``q3`` or ``♛₃``), which
-    boards of more than two armies need. Raises ``ValueError`` with the
-    reason when unreadable.
+    highest rank; region letters count as empty squares; a mark may carry its
+    army's number (``q3`` or ``♛₃``), which boards of more than two armies need.
+    Raises ``ValueError`` with the reason when unreadable.
     """
     summary = f"{problem.puzzle} on "  # the line a command prints under its board
     lines = [line for line in text.splitlines() if not line.startswith(summary)]

@@ -84,7 +84,11 @@ def _region_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int], ..
     units: dict[tuple[str, int], list[Literal]] = {}
     for square in board.squares():
         literal = (0, board.index(square))
-        for unit in (("rank", square[1]), ("file", square[0]), ("region", regions.region_of(square))):
+        for unit in (
+            ("rank", square[1]),
+            ("file", square[0]),
+            ("region", regions.region_of(square)),
+        ):
             units.setdefault(unit, []).append(literal)
     return tuple((tuple(group), k) for group in units.values())
 
