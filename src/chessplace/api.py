@@ -14,8 +14,8 @@ from dataclasses import replace
 from itertools import islice
 from typing import Any
 
-from chessplace import generate as generation
 from chessplace.control import Control
+from chessplace.generate import GenerationStopped, generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
@@ -196,8 +196,8 @@ def generate(
         return list(islice(solutions(problem, control=control), 2))
 
     try:
-        placement = generation.generate(build, n, stars or 1, seed, first_two, control)
-    except generation.GenerationStopped:
+        placement = generate_grid(build, n, stars or 1, seed, first_two, control)
+    except GenerationStopped:
         return Result(Status.UNKNOWN, control.engine, seconds=time.perf_counter() - started)
     return Result(
         Status.FEASIBLE,

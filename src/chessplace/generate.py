@@ -49,7 +49,7 @@ class GenerationStopped(Exception):
     """The run stopped (time limit or stop request) before the grid was unique."""
 
 
-def generate(
+def generate_grid(
     build: Callable[[tuple[str, ...]], Problem],
     n: int,
     k: int,
