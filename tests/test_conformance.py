@@ -272,6 +272,8 @@ EXAMPLES = (
     puzzles.peaceable_queens(SQUARE(3)).with_counts(at_least=20),  # SAT count: a traceback
     puzzles.peaceable_queens(Board(3, 4)).with_counts(exactly=2),
     puzzles.dominating_queens(SQUARE(3)).with_counts(at_most=2),
+    puzzles.region_puzzle("queens-game", ("AABBB", "AABBB", "ACCCB", "DDCCE", "DDDCE")),
+    puzzles.region_puzzle("queens-game", ("AAAAB", "AAAAB", "ACDAB", "EEDBB", "EEDBB")),
 )
 """Always run; between them every registered engine and task meets a problem it takes."""
 

@@ -205,6 +205,7 @@ def test_every_engine_is_registered_with_its_tasks() -> None:
         "heuristic",
         "lines",
         "portfolio",
+        "regions",
     }
     with pytest.raises(NoSolver, match="choose from"):
         solve(puzzles.queens(SQUARE(4)), solver="gurobi")

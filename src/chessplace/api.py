@@ -11,11 +11,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from itertools import islice
 from typing import Any
 
 from chessplace.control import Control
+from chessplace.generate import GenerationStopped, generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
+from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.registry import choose
@@ -73,6 +76,7 @@ def count(
     *,
     unique: bool = False,
     optimal: bool = False,
+    limit: int | None = None,
     solver: str | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
@@ -82,10 +86,17 @@ def count(
 
     With ``optimal`` the problem must set no count: the optimum is proven
     first (by the preferred optimiser) and the placements that reach it are
-    counted.
+    counted. With ``limit`` counting stops at that many placements (``limit=2``
+    tells a unique solution from several); the status is then ``feasible``.
     """
     control = control or Control(time_limit)
     started = time.perf_counter()
+    if limit is not None:
+        if unique or optimal:
+            raise BadRequest("a count with a limit counts placements: no unique, no optimal")
+        if limit < 1:
+            raise BadRequest(f"the limit of a count must be positive, not {limit}")
+        return _count_to(problem, limit, solver, control, options)
     if not optimal:
         _require_count(problem, "count", "or count the optimal ones")
         return _run(
@@ -132,8 +143,70 @@ def solutions(
     holding them in memory; each is checked before it is handed out."""
     _require_count(problem, "list", "")
     engine = choose(problem, Task.LIST, solver, **options).engine
+    if control is not None:
+        control.engine = engine.name
     stream = engine.solutions(problem, control or Control(time_limit))
     return _checked_stream(engine, stream, unique)
+
+
+def _count_to(
+    problem: Problem, limit: int, solver: str | None, control: Control, options: dict[str, Any]
+) -> Result:
+    """Count the streamed placements, stopping at ``limit``."""
+    started = time.perf_counter()
+    found = list(islice(solutions(problem, solver=solver, control=control, **options), limit))
+    engine = control.engine
+    if len(found) == limit:
+        status, note = Status.FEASIBLE, f"stopped at the limit: at least {limit}"
+    else:
+        status, note = (Status.PARTIAL if control.stopped else Status.COMPLETE), ""
+    return Result(
+        status,
+        engine,
+        found[0] if found else None,
+        count=len(found),
+        seconds=time.perf_counter() - started,
+        note=note,
+    )
+
+
+def generate(
+    puzzle: str,
+    n: int,
+    *,
+    stars: int | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    control: Control | None = None,
+) -> Result:
+    """A new grid for a region puzzle (``queens-game``, ``star-battle``) whose solution
+    is unique, proven by counting (limit 2); the placement's problem holds the grid.
+    The same ``seed`` gives the same grid."""
+    if puzzle not in REGION_PUZZLES:
+        raise BadRequest(f"generate makes {' and '.join(REGION_PUZZLES)} grids, not {puzzle!r}")
+    if puzzle == "queens-game" and stars not in (None, 1):
+        raise BadRequest("--stars is for star-battle; the Queens game has one queen per row")
+    control = control or Control(time_limit)
+    started = time.perf_counter()
+
+    def build(rows: tuple[str, ...]) -> Problem:
+        return region_puzzle(puzzle, rows, stars)
+
+    def first_two(problem: Problem) -> list[Placement]:
+        return list(islice(solutions(problem, control=control), 2))
+
+    try:
+        placement = generate_grid(build, n, stars or 1, seed, first_two, control)
+    except GenerationStopped:
+        return Result(Status.UNKNOWN, control.engine, seconds=time.perf_counter() - started)
+    return Result(
+        Status.FEASIBLE,
+        control.engine,
+        placement,
+        count=1,
+        seconds=time.perf_counter() - started,
+        note="the grid's only solution",
+    )
 
 
 def _checked_stream(

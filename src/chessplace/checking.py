@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from chessplace.betza import Vector
-from chessplace.board import Board, Square, square_name
+from chessplace.board import Board, Square, file_name, square_name
 from chessplace.pieces import Piece
 
 if TYPE_CHECKING:  # the checker reads placements; it never builds one
@@ -60,6 +60,18 @@ class RuleBreak:
         return self.message
 
 
+@dataclass(frozen=True)
+class Touch(Attack):
+    """Two pieces of a region puzzle side by side or corner to corner."""
+
+    def __str__(self) -> str:
+        first, second = self.attacker, self.victim
+        return (
+            f"{first.piece.name}s on {square_name(first.square)} and "
+            f"{square_name(second.square)} touch"
+        )
+
+
 Violation = Attack | RuleBreak
 
 
@@ -68,13 +80,18 @@ Occupant = dict[Square, int]
 
 
 def violations(placement: Placement) -> tuple[Violation, ...]:
-    """Every broken rule: overlaps, off-board pieces, counts, attacks, uncovered squares."""
+    """Every broken rule: overlaps, off-board pieces, counts, attacks, uncovered squares;
+    for region puzzles the counts of each rank, file and region and touching pieces."""
     occupant, breaks = _occupancy(placement)
     if breaks:
         return tuple(breaks)
     found: list[Violation] = []
-    found += _count_breaks(placement)
-    found += _illegal_attacks(placement, occupant)
+    if placement.problem.regions is not None:  # its ranks' counts say what the total would
+        found += _region_breaks(placement, occupant)
+        found += _touches(_illegal_attacks(placement, occupant))
+    else:
+        found += _count_breaks(placement)
+        found += _illegal_attacks(placement, occupant)
     if placement.problem.dominating:
         found += _uncovered(placement, occupant)
     return tuple(found)
@@ -122,6 +139,39 @@ def _count_breaks(placement: Placement) -> list[Violation]:
         listed = ", ".join(f"{a.name} {n}" for a, n in zip(problem.armies, sizes, strict=True))
         breaks.append(RuleBreak(f"armies must be equal: {listed}"))
     return breaks
+
+
+def _region_breaks(placement: Placement, occupant: Occupant) -> list[Violation]:
+    """Every rank, file and region that does not hold exactly ``per_line`` pieces."""
+    regions = placement.problem.regions
+    assert regions is not None
+    n, want = regions.size, regions.per_line
+    piece = placement.problem.armies[0].piece.name
+    ranks, files, areas = [0] * n, [0] * n, [0] * n
+    for square in occupant:
+        files[square[0]] += 1
+        ranks[square[1]] += 1
+        areas[regions.region_of(square)] += 1
+    lines = (
+        [(f"rank {r + 1}", ranks[r]) for r in range(n)]
+        + [(f"file {file_name(f)}", files[f]) for f in range(n)]
+        + [(f"region {regions.labels[g]}", areas[g]) for g in range(n)]
+    )
+    return [
+        RuleBreak(f"{where} has {held} {piece}{'s' if held != 1 else ''}, it needs {want}")
+        for where, held in lines
+        if held != want
+    ]
+
+
+def _touches(attacks: list[Violation]) -> list[Violation]:
+    """The attacks of a region puzzle's pieces, each touching pair once."""
+    found: list[Violation] = []
+    for attack in attacks:
+        assert isinstance(attack, Attack)
+        if attack.attacker.square[::-1] < attack.victim.square[::-1]:
+            found.append(Touch(attack.attacker, attack.victim))
+    return found
 
 
 def _illegal_attacks(placement: Placement, occupant: Occupant) -> list[Violation]:

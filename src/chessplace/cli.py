@@ -11,7 +11,8 @@ from typing import NoReturn
 from chessplace import commands
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
 from chessplace.export import FORMATS
-from chessplace.puzzles import PUZZLES
+from chessplace.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.regioncli import add_generate_parser, add_grid_arguments, add_limit_argument
 from chessplace.supervision import leave_if_abandoned
 
 
@@ -85,7 +86,7 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _problem_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help=f"one of: {', '.join(PUZZLES)}")
+    parser.add_argument("puzzle", help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}")
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
@@ -101,6 +102,7 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="W",
         help="peaceable: exactly W white pieces, the other armies as large as they can be",
     )
+    add_grid_arguments(parser)
 
 
 def _solver_arguments(parser: argparse.ArgumentParser, heuristic: bool = False) -> None:
@@ -234,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="prove the optimum first, then count the placements that reach it",
     )
+    add_limit_argument(count)
     count.add_argument(
         "--list",
         action="store_true",
@@ -269,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("directory", help="a directory written by --certificate")
 
+    add_generate_parser(commands)
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")

@@ -21,6 +21,7 @@ from chessplace.jsonio import placement_pieces, read_placement, result_json
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
+from chessplace.regioncli import generate_command, with_grid
 from chessplace.result import Result, Status
 from chessplace.solvers.registry import NoSolver, engines
 from chessplace.supervision import GRACE_SECONDS, abandon, stop_on_interrupt, supervised
@@ -51,6 +52,7 @@ def run(arguments: argparse.Namespace) -> int:
         "serve": _serve,
         "demo": _demo,
         "export": _export,
+        "generate": generate_command,
     }
     try:
         return handlers[arguments.command](arguments)
@@ -61,8 +63,8 @@ def run(arguments: argparse.Namespace) -> int:
 
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
-    """The problem the puzzle, board and count options describe."""
-    return problem_from_attributes(arguments)
+    """The problem the puzzle, board, grid and count options describe."""
+    return problem_from_attributes(with_grid(arguments))
 
 
 def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:
@@ -109,6 +111,7 @@ def _count(arguments: argparse.Namespace) -> int:
             problem,
             unique=arguments.unique,
             optimal=arguments.optimal,
+            limit=arguments.limit,
             control=control,
             **_engine_options(arguments),
         ),
@@ -379,7 +382,10 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
         found = "no placement"
     how = {
         Status.OPTIMAL: "optimal, proven",
-        Status.FEASIBLE: "found" if task == "solve" else "best found, not proven",
+        Status.FEASIBLE: {
+            "solve": "found",
+            "count": "at least that many: stopped at the limit",
+        }.get(task, "best found, not proven"),
         Status.INFEASIBLE: "impossible, proven",
         Status.COMPLETE: "complete",
         Status.PARTIAL: "stopped early, a lower bound",

@@ -8,9 +8,14 @@ from chessplace.svgboard import render_svg
 
 
 def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: bool = False) -> str:
-    """SVG of ``placement``; attacked squares tinted and illegal attacks marked on request."""
+    """SVG of ``placement``; attacked squares tinted and illegal attacks marked on request;
+    a grid's regions coloured."""
+    grid = placement.problem.regions
     return render_svg(
         placement,
         tint=attacked_squares(placement) if show_attacks else (),
         conflicts=conflict_pairs(placement.verify()) if conflicts else (),
+        regions=None
+        if grid is None
+        else {s: grid.region_of(s) for s in placement.problem.board.squares()},
     )

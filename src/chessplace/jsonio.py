@@ -53,6 +53,9 @@ def result_json(problem: Problem, task: str, result: Result) -> dict[str, Any]:
         data["note"] = result.note
     if result.passed_over:
         data["passed_over"] = list(result.passed_over)
+    if problem.regions is not None:
+        data["grid"] = list(problem.regions.rows)
+        data["stars"] = problem.regions.per_line
     data["pieces"] = placement_pieces(result.placement) if result.placement else []
     return data
 

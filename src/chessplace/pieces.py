@@ -84,9 +84,15 @@ KNIGHT = _named("knight", "N", "N", ("♘", "♞"))
 KING = _named("king", "K", "K", ("♔", "♚"))
 AMAZON = _named("amazon", "A", "QN")
 NIGHTRIDER = _named("nightrider", "S", "NN")
+CROWN = _named("crown", "@", "K", ("♕", "♛"))
+"""The Queens game's token: it rules its row, column and region and touches nothing,
+so among its neighbours it acts as a king (the ``@`` keeps it apart from region letters)."""
+STAR = _named("star", "*", "K", ("☆", "★"))
+"""Star Battle's token, a king's neighbourhood like the crown."""
 
 NAMED_PIECES: dict[str, Piece] = {
-    piece.name: piece for piece in (QUEEN, ROOK, BISHOP, KNIGHT, KING, AMAZON, NIGHTRIDER)
+    piece.name: piece
+    for piece in (QUEEN, ROOK, BISHOP, KNIGHT, KING, AMAZON, NIGHTRIDER, CROWN, STAR)
 }
 
 

@@ -54,7 +54,7 @@ class Placement:
         return min(
             tuple(tuple(sorted(map(symmetry, squares))) for squares in armies)
             for armies in orders
-            for symmetry in self.problem.board.symmetries()
+            for symmetry in self.problem.symmetries()
         )
 
     def is_canonical(self) -> bool:

@@ -7,8 +7,9 @@ from enum import StrEnum
 from functools import cached_property
 from itertools import permutations
 
-from chessplace.board import Board
+from chessplace.board import Board, Symmetry
 from chessplace.pieces import Piece
+from chessplace.regions import Regions
 
 MAX_PIECES = 1_000_000
 """The most pieces an answer may hold: a million queens are placed, verified and
@@ -62,6 +63,9 @@ class Problem:
     ``equal_armies`` makes every army the same size; ``sense`` says whether
     ``optimize`` wants the most or the fewest pieces. The objective of a
     placement is the size of one army when armies are equal, else the total.
+
+    ``regions`` (the Queens game, Star Battle) cuts the board into regions and
+    asks for ``regions.per_line`` pieces in every rank, file and region.
     """
 
     puzzle: str
@@ -71,6 +75,7 @@ class Problem:
     dominating: bool = False
     equal_armies: bool = False
     sense: Sense = Sense.MAXIMIZE
+    regions: Regions | None = None
 
     def __post_init__(self) -> None:
         if not self.armies:
@@ -87,6 +92,16 @@ class Problem:
         for army in self.armies:
             if army.minimum < 0 or (army.maximum is not None and army.maximum < army.minimum):
                 raise ValueError(f"{army.name}: bad count bounds {army.describe_count()}")
+        if self.regions is not None and (
+            len(self.armies) != 1 or self.board != Board.square(self.regions.size)
+        ):
+            raise ValueError("a region grid takes one army on a board of the grid's size")
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's symmetries that map the problem onto itself, identity first
+        (only the identity for a grid of regions)."""
+        every = self.board.symmetries()
+        return every[:1] if self.regions is not None else every
 
     @property
     def has_target(self) -> bool:
@@ -158,4 +173,6 @@ class Problem:
 
     def describe(self) -> str:
         counts = ", ".join(f"{a.name} {a.piece.name}s {a.describe_count()}" for a in self.armies)
+        if self.regions is not None:
+            counts += f", {self.regions.per_line} per rank, file and region"
         return f"{self.puzzle} on {self.board}: {counts}"

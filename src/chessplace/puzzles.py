@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from chessplace.board import Board
-from chessplace.pieces import AMAZON, BISHOP, QUEEN, Piece, piece_from_text
+from chessplace.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, piece_from_text
 from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
+from chessplace.regions import Regions, parse_grid
 
 
 def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Problem:
@@ -89,6 +90,45 @@ def dominating_queens(board: Board) -> Problem:
     return dominating(board, QUEEN, puzzle="dominating-queens")
 
 
+def queens_game(regions: Regions) -> Problem:
+    """The Queens game: one crown in every rank, file and region, none touching."""
+    if regions.per_line != 1:
+        raise ValueError("the Queens game has one queen per row; use star-battle for more")
+    n = regions.size
+    return Problem("queens-game", Board.square(n), (Army("white", CROWN, n, n),), regions=regions)
+
+
+def star_battle(regions: Regions) -> Problem:
+    """Star Battle: ``regions.per_line`` stars in every rank, file and region, none touching."""
+    stars = regions.size * regions.per_line
+    return Problem(
+        "star-battle",
+        Board.square(regions.size),
+        (Army("white", STAR, stars, stars),),
+        regions=regions,
+    )
+
+
+REGION_PUZZLES: dict[str, Callable[[Regions], Problem]] = {
+    "queens-game": queens_game,
+    "star-battle": star_battle,
+}
+"""Puzzles on a grid of regions, built from the grid (``--grid``) instead of a size."""
+
+
+def region_puzzle(
+    name: str, grid: str | Sequence[str], stars: int | None = None, n: int | None = None
+) -> Problem:
+    """The region puzzle ``name`` on ``grid`` (text or a list of rows, top row first),
+    ``stars`` per line for star-battle; ``n``, when given, must be the grid's size."""
+    if name == "queens-game" and stars not in (None, 1):
+        raise ValueError("--stars is for star-battle; the Queens game has one queen per row")
+    regions = Regions(parse_grid(grid), stars or 1)
+    if n is not None and n != regions.size:
+        raise ValueError(f"the grid is {regions.size}×{regions.size}, not {n}×{n}")
+    return REGION_PUZZLES[name](regions)
+
+
 @dataclass(frozen=True)
 class PuzzleSpec:
     """How the CLI builds a named puzzle."""
@@ -125,7 +165,8 @@ def build_puzzle(
     """The named puzzle on ``board``; raises ``ValueError`` naming the choices."""
     spec = PUZZLES.get(name)
     if spec is None:
-        raise ValueError(f"unknown puzzle {name!r}; choose from {', '.join(PUZZLES)}")
+        choices = ", ".join([*PUZZLES, *REGION_PUZZLES])
+        raise ValueError(f"unknown puzzle {name!r}; choose from {choices}")
     variant = {
         key: value for key, value in (("armies", armies), ("white", white)) if value is not None
     }
@@ -154,11 +195,22 @@ def problem_from_options(
     at_most: int | None = None,
     armies: int | None = None,
     white: int | None = None,
+    grid: str | Sequence[str] | None = None,
+    stars: int | None = None,
 ) -> Problem:
     """The problem that the CLI's (and the HTTP API's) options describe.
 
     Raises ``ValueError`` with a message fit for a user on bad options.
     """
+    if puzzle in REGION_PUZZLES:
+        others = (rows, cols, piece, at_least, exactly, at_most, armies, white)
+        if grid is None:
+            raise ValueError(f"{puzzle} needs a grid of regions (--grid FILE)")
+        if any(value is not None for value in others):
+            raise ValueError(f"{puzzle} takes its board and counts from the grid alone")
+        return region_puzzle(puzzle, grid, stars, n)
+    if grid is not None or stars is not None:
+        raise ValueError(f"--grid and --stars are for {' and '.join(REGION_PUZZLES)}")
     if n is not None and (rows or cols):
         raise ValueError("give either n or rows and cols, not both")
     if n is not None:
@@ -188,6 +240,8 @@ PROBLEM_OPTIONS = (
     "at_most",
     "armies",
     "white",
+    "grid",
+    "stars",
 )
 """The options besides the puzzle's name that :func:`problem_from_options` takes."""
 

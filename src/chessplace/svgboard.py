@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import colorsys
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from chessplace.board import Square, file_name
@@ -30,7 +31,7 @@ ARMY_FILLS = (
     "#8a3fb8",
     "#ee7f22",
 )
-GLYPH_PIECES = frozenset({"queen", "rook", "bishop", "knight", "king"})
+GLYPH_PIECES = frozenset({"queen", "rook", "bishop", "knight", "king", "crown", "star"})
 CENTRED = {"text_anchor": "middle", "dominant_baseline": "central", "font_family": FONT}
 
 
@@ -52,11 +53,14 @@ def render_svg(
     *,
     tint: Iterable[Square] = (),
     conflicts: Iterable[tuple[Square, Square]] = (),
+    regions: Mapping[Square, int] | None = None,
 ) -> str:
     """The placement drawn as an SVG document.
 
     ``tint`` lists squares to shade (attacked ones, say); ``conflicts`` lists
-    (attacker, victim) pairs: both squares are ringed and joined by a line.
+    (attacker, victim) pairs: both squares are ringed and joined by a line;
+    ``regions`` gives each square a region number: squares take their region's
+    colour instead of the checkering, with walls between regions.
     The renderer draws what it is given and judges nothing itself.
     """
     board = placement.problem.board
@@ -77,8 +81,13 @@ def render_svg(
     _add(svg, "rect", width=width, height=height, fill="#3b3a36")
     for square in board.squares():
         x, y = _corner(placement, square)
-        colour = DARK if (square[0] + square[1]) % 2 == 0 else LIGHT
+        if regions is not None:
+            colour = region_colour(regions[square])
+        else:
+            colour = DARK if (square[0] + square[1]) % 2 == 0 else LIGHT
         _add(svg, "rect", x=x, y=y, width=SQUARE, height=SQUARE, fill=colour)
+    if regions is not None:
+        _walls(svg, placement, regions)
     for square in sorted(set(tint)):
         x, y = _corner(placement, square)
         _add(
@@ -98,6 +107,25 @@ def render_svg(
             _piece(svg, placement, army, square)
     _conflicts(svg, placement, conflicts)
     return ET.tostring(svg, encoding="unicode")
+
+
+def region_colour(region: int) -> str:
+    """A light colour per region number, hues a golden angle apart."""
+    hue = (region * 0.381966) % 1.0
+    lightness = 0.80 if region % 2 == 0 else 0.70
+    red, green, blue = colorsys.hls_to_rgb(hue, lightness, 0.65)
+    return "#" + "".join(f"{round(255 * c):02x}" for c in (red, green, blue))
+
+
+def _walls(svg: ET.Element, placement: Placement, regions: Mapping[Square, int]) -> None:
+    """A dark line along every edge between two regions."""
+    group = _add(svg, "g", class_="walls", stroke=INK, stroke_width="3", stroke_linecap="square")
+    for (file, rank), region in sorted(regions.items()):
+        x, y = _corner(placement, (file, rank))
+        if regions.get((file + 1, rank), region) != region:
+            _add(group, "line", x1=x + SQUARE, y1=y, x2=x + SQUARE, y2=y + SQUARE)
+        if regions.get((file, rank + 1), region) != region:
+            _add(group, "line", x1=x, y1=y, x2=x + SQUARE, y2=y)
 
 
 def _corner(placement: Placement, square: Square) -> tuple[int, int]:

@@ -7,6 +7,7 @@ from chessplace.marks import piece_letter
 from chessplace.pieces import Piece
 from chessplace.placement import Placement
 from chessplace.problem import Problem
+from chessplace.regions import LABELS
 
 LIGHT, DARK, EMPTY_ASCII = "·", "░", "."
 EMPTY_MARKS = frozenset(".·░□■-_")
@@ -30,7 +31,8 @@ def _symbol(problem: Problem, army: int, ascii_only: bool) -> str:
 
 
 def render_text(placement: Placement, ascii_only: bool = False) -> str:
-    """The placement drawn rank 1 at the bottom, with rank and file labels."""
+    """The placement drawn rank 1 at the bottom, with rank and file labels; on a grid of
+    regions every empty square shows its region's letter."""
     board = placement.problem.board
     if max(board.rows, board.cols) > MAX_DRAWN:
         return f"({board} board: too large to draw; use --json for the squares)"
@@ -41,12 +43,15 @@ def render_text(placement: Placement, ascii_only: bool = False) -> str:
     symbols = [_symbol(placement.problem, army, ascii_only) for army in range(armies)]
     cell = max(map(len, symbols))
     width = len(str(board.rows))
+    regions = placement.problem.regions
     lines = []
     for rank in reversed(range(board.rows)):
         cells = []
         for file in range(board.cols):
             if (file, rank) in owner:
                 cells.append(symbols[owner[(file, rank)]])
+            elif regions is not None:
+                cells.append(regions.label((file, rank)))
             elif ascii_only:
                 cells.append(EMPTY_ASCII)
             else:
@@ -61,9 +66,9 @@ def parse_text(problem: Problem, text: str) -> Placement:
     """Read a text board (as :func:`render_text` writes it) for ``problem``.
 
     Rank labels and a line of file labels are optional; the top line is the
-    highest rank; a mark may carry its army's number (``q3`` or ``♛₃``), which
-    boards of more than two armies need. Raises ``ValueError`` with the
-    reason when unreadable.
+    highest rank; region letters count as empty squares; a mark may carry its
+    army's number (``q3`` or ``♛₃``), which boards of more than two armies need.
+    Raises ``ValueError`` with the reason when unreadable.
     """
     summary = f"{problem.puzzle} on "  # the line a command prints under its board
     lines = [line for line in text.splitlines() if not line.startswith(summary)]
@@ -84,7 +89,7 @@ def parse_text(problem: Problem, text: str) -> Placement:
         if len(marks) != board.cols:
             raise ValueError(f"rank {rank} has {len(marks)} squares, expected {board.cols}")
         for file, (mark, number) in enumerate(marks):
-            if mark not in EMPTY_MARKS:
+            if mark not in EMPTY_MARKS and not (problem.regions is not None and mark in LABELS):
                 armies[_army_of(problem, mark, number)].append((file, rank - 1))
     return Placement.from_squares(problem, armies)
 

@@ -63,6 +63,8 @@ class Engine:
     proves: ClassVar[bool] = True
     """False for a local search: its answers are valid but never proven optimal or
     impossible, and it searches until its time limit."""
+    takes_regions: ClassVar[bool] = False
+    """True for engines that model a grid of regions (:attr:`Problem.regions`)."""
 
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None
@@ -79,6 +81,8 @@ class Engine:
         """Why this engine will not take ``problem`` for ``task``; ``None`` if it will."""
         if task not in self.tasks:
             return f"{self.name} does not {task.value}"
+        if problem.regions is not None and not self.takes_regions:
+            return f"{self.name} does not model regions"
         squares = problem.board.size
         if self.max_squares is not None and squares > self.max_squares:
             return (

@@ -9,6 +9,7 @@ from chessplace.solvers.construction import ConstructionEngine
 from chessplace.solvers.cpsat import CpSatEngine
 from chessplace.solvers.exhaustive import ExhaustiveEngine
 from chessplace.solvers.heuristic import HeuristicEngine
+from chessplace.solvers.regionsearch import RegionSearchEngine
 from chessplace.solvers.sat import SatEngine
 
 SINGLE_ENGINES: dict[str, Engine] = {
@@ -21,5 +22,6 @@ SINGLE_ENGINES: dict[str, Engine] = {
         ExhaustiveEngine(),
         HeuristicEngine(),
         LineSearchEngine(),
+        RegionSearchEngine(),
     )
 }

@@ -44,6 +44,8 @@ class _Model:
             model.add_bool_or([self.x[first].Not(), self.x[second].Not()])
         for group in checked(rules.cover, control):
             model.add_bool_or([self.x[v] for v in group])
+        for group, k in rules.exactly:
+            model.add(sum(self.x[v] for v in group) == k)
         if control.stopped:
             raise Stopped
         self.sizes = [sum(self.x[a, s] for s in range(rules.squares)) for a in range(rules.armies)]
@@ -143,6 +145,7 @@ class CpSatEngine(Engine):
     module = "ortools"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_SQUARES
+    takes_regions = True
 
     def solve(self, problem: Problem, control: Control) -> Result:
         try:

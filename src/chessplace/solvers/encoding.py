@@ -26,7 +26,9 @@ class Rules:
     - ``exclusive_lines``: ``(a, b, line)``: armies ``a`` and ``b`` do not
       both have a piece on ``line``;
     - ``forbidden_pairs``: two variables that are not both true (leaps);
-    - ``cover``: for domination, per square the variables that cover it.
+    - ``cover``: for domination, per square the variables that cover it;
+    - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (each
+      rank, file and region of a grid of regions).
     """
 
     armies: int
@@ -35,6 +37,7 @@ class Rules:
     exclusive_lines: tuple[tuple[int, int, Line], ...]
     forbidden_pairs: tuple[tuple[Literal, Literal], ...]
     cover: tuple[tuple[Literal, ...], ...]
+    exactly: tuple[tuple[tuple[Literal, ...], int], ...] = ()
 
 
 def rules_of(problem: Problem) -> Rules:
@@ -68,7 +71,26 @@ def rules_of(problem: Problem) -> Rules:
         exclusive_lines=tuple(sorted(exclusive)),
         forbidden_pairs=tuple(sorted(pairs)),
         cover=cover,
+        exactly=_region_lines(problem),
     )
+
+
+def _region_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int], ...]:
+    """Every rank, file and region of a grid of regions with its count of pieces."""
+    regions = problem.regions
+    if regions is None:
+        return ()
+    board, k = problem.board, regions.per_line
+    units: dict[tuple[str, int], list[Literal]] = {}
+    for square in board.squares():
+        literal = (0, board.index(square))
+        for unit in (
+            ("rank", square[1]),
+            ("file", square[0]),
+            ("region", regions.region_of(square)),
+        ):
+            units.setdefault(unit, []).append(literal)
+    return tuple((tuple(group), k) for group in units.values())
 
 
 def decode(problem: Problem, true_literals: list[Literal]) -> Placement:

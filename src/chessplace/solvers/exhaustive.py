@@ -19,6 +19,8 @@ from chessplace.solvers.base import Engine, Task
 
 MAX_SQUARES = 36
 MAX_SQUARES_SEVERAL_ARMIES = 16
+MAX_SQUARES_REGIONS = 64
+"""Region grids fill rank by rank with k pieces each, so 8×8 stays small."""
 
 
 def reaches(piece: Piece, start: Square, target: Square) -> bool:
@@ -36,12 +38,15 @@ class ExhaustiveEngine(Engine):
     name = "exhaustive"
     summary = "plain backtracking over every square; small boards; the test oracle"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+    takes_regions = True
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task)
         if reason:
             return reason
         limit = MAX_SQUARES if len(problem.armies) == 1 else MAX_SQUARES_SEVERAL_ARMIES
+        if problem.regions is not None:
+            limit = MAX_SQUARES_REGIONS
         if problem.board.size > limit:
             return f"exhaustive search stops at {limit} squares for this problem"
         return None
@@ -101,12 +106,30 @@ def _placements(problem: Problem, control: Control) -> Iterator[Placement]:
     chosen: list[set[Square]] = [set() for _ in armies]
     clashes = _clashes(problem, squares)
 
+    held: dict[tuple[str, int], int] = {}  # pieces per rank, file and region
+    regions = problem.regions
+
+    def units(square: Square) -> tuple[tuple[str, int], ...]:
+        if regions is None:
+            return ()
+        return (("rank", square[1]), ("file", square[0]), ("region", regions.region_of(square)))
+
     def fits(a: int, square: Square) -> bool:
+        if regions is not None and any(
+            held.get(unit, 0) >= regions.per_line for unit in units(square)
+        ):
+            return False
         return all(
             clashes[a][b][square].isdisjoint(placed)
             for b, placed in enumerate(chosen)
             if b != a or problem.independent
         )
+
+    def rank_short(position: int) -> bool:
+        """True when a region grid's rank just finished without its pieces."""
+        if regions is None or position == 0 or position % problem.board.cols:
+            return False
+        return held.get(("rank", squares[position - 1][1]), 0) < regions.per_line
 
     def complete() -> bool:
         sizes = [len(c) for c in chosen]
@@ -120,6 +143,8 @@ def _placements(problem: Problem, control: Control) -> Iterator[Placement]:
         left = len(squares) - position
         if any(len(c) + left < army.minimum for c, army in zip(chosen, armies, strict=True)):
             return
+        if rank_short(position):
+            return
         if position == len(squares):
             if complete():
                 yield Placement.from_squares(problem, chosen)
@@ -129,7 +154,11 @@ def _placements(problem: Problem, control: Control) -> Iterator[Placement]:
         for a, army in enumerate(armies):
             if (army.maximum is None or len(chosen[a]) < army.maximum) and fits(a, square):
                 chosen[a].add(square)
+                for unit in units(square):
+                    held[unit] = held.get(unit, 0) + 1
                 yield from search(position + 1)
+                for unit in units(square):
+                    held[unit] -= 1
                 chosen[a].remove(square)
 
     yield from search(0)

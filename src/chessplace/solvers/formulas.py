@@ -141,6 +141,8 @@ class SquareFormula(Formula):
             self.clauses.append([self.var(v) for v in group])
         for a, army in checked(enumerate(problem.armies), control, every=1):
             self.bound(self.army(a), army.minimum, army.maximum)
+        for group, k in checked(rules.exactly, control):
+            self.bound([self.var(v) for v in group], k, k)
         if break_symmetry:
             order = [(a, s) for s in range(self.squares) for a in range(len(problem.armies))]
             for mapping in checked(symmetry.group(problem), control, every=1):

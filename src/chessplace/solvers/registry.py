@@ -25,6 +25,15 @@ PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
+# Region puzzles (Queens game, Star Battle) have their own order: the compiled region
+# search first (benchmarks/regions.py), then the model engines that know regions.
+# Their counts are fixed by the grid, so there is nothing to optimize.
+REGION_PREFERENCE: dict[Task, tuple[str, ...]] = {
+    Task.SOLVE: ("regions", "cpsat", "sat", "exhaustive"),
+    Task.OPTIMIZE: (),
+    Task.COUNT: ("regions", "cpsat", "exhaustive"),
+    Task.LIST: ("regions",),
+}
 
 
 class NoSolver(ValueError):
@@ -83,13 +92,15 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
             raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")
         return Choice(engine)
     reasons: list[str] = []
-    for candidate in PREFERENCE[task]:
+    order = PREFERENCE if problem.regions is None else REGION_PREFERENCE
+    for candidate in order[task]:
         engine = ENGINES[candidate]
         reason = "not installed" if not engine.available() else engine.refusal(problem, task)
         if reason is None:
             return Choice(engine, tuple(reasons))
         reasons.append(f"{candidate}: {reason}")
-    raise NoSolver(f"no solver can {task.value} this problem ({'; '.join(reasons)})")
+    why = f" ({'; '.join(reasons)})" if reasons else ""
+    raise NoSolver(f"no solver can {task.value} this problem{why}")
 
 
 def _options_of(engine: Engine) -> set[str]:

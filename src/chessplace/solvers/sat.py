@@ -46,6 +46,7 @@ class SatEngine(Engine):
     module = "pysat"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_SQUARES
+    takes_regions = True
 
     def __init__(self, backend: str | None = None, encoding: str | None = None) -> None:
         """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat

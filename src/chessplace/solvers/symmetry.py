@@ -30,7 +30,7 @@ def group(problem: Problem) -> list[Mapping]:
     board = problem.board
     squares = [
         [board.index(symmetry(board.at(s))) for s in range(board.size)]
-        for symmetry in board.symmetries()
+        for symmetry in problem.symmetries()
     ]
     renumberings = _renumberings(problem)
     found: list[Mapping] = []

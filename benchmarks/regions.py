@@ -1,0 +1,92 @@
+"""Region puzzles: solve + prove uniqueness, and generate, against a baseline.
+
+For each size a grid is generated (fixed seeds), then the preferred engine
+(the compiled region search) and CP-SAT each count its solutions up to 2
+(CP-SAT enumerates, stopping is not needed: a unique grid has one). Times are
+medians of a few runs after a warm-up (Numba's load and CP-SAT's import are
+start-up, not solving). Generation is timed per seed.
+
+Targets (issue 13): 10×10 Queens game solved and proven unique < 20 ms,
+17×17 < 1 s, 10×10 2-star Star Battle < 0.2 s; generating a unique 9×9
+Queens game < 2 s, a 10×10 2-star Star Battle < 10 s.
+
+    PYTHONPATH=src python benchmarks/regions.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from chessplace import api
+from chessplace.problem import Problem
+
+SOLVE_CASES = (
+    ("queens-game", 10, None, 0.02),
+    ("queens-game", 15, None, 1.0),
+    ("queens-game", 17, None, 1.0),
+    ("star-battle", 10, 2, 0.2),
+)
+GENERATE_SECONDS = 60.0
+"""How long a grid to solve may take to generate (17×17 often takes longer: skipped)."""
+GENERATE_CASES = (("queens-game", 9, None, 2.0), ("star-battle", 10, 2, 10.0))
+
+
+def timed(work: Callable[[], object], runs: int) -> float:
+    """The median wall time of ``runs`` calls."""
+    seconds = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        work()
+        seconds.append(time.perf_counter() - started)
+    return statistics.median(seconds)
+
+
+def unique_by(problem: Problem, solver: str) -> Callable[[], object]:
+    def work() -> object:
+        if solver == "regions":
+            result = api.count(problem, limit=2, solver=solver)
+        else:
+            result = api.count(problem, solver=solver)
+        assert result.count == 1, (solver, result.count)
+        return result
+
+    return work
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer runs and seeds")
+    quick = parser.parse_args().quick
+    runs, seeds = (3, 2) if quick else (7, 5)
+    api.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
+    print("solve and prove unique (median s)")
+    print(f"{'puzzle':<14}{'n':>4}{'k':>3}  {'regions':>9}  {'cpsat':>9}  {'target':>7}")
+    for puzzle, n, stars, target in SOLVE_CASES:
+        made = api.generate(puzzle, n, stars=stars, seed=1, time_limit=GENERATE_SECONDS)
+        if made.placement is None:
+            print(f"{puzzle:<14}{n:>4}{stars or 1:>3}  no grid generated in {GENERATE_SECONDS:g} s")
+            continue
+        problem = made.placement.problem
+        ours = timed(unique_by(problem, "regions"), runs)
+        base = timed(unique_by(problem, "cpsat"), max(1, runs // 2))
+        print(f"{puzzle:<14}{n:>4}{stars or 1:>3}  {ours:>9.4f}  {base:>9.4f}  {target:>7g}")
+    print()
+    print("generate a unique grid (s per seed: median, worst)")
+    print(f"{'puzzle':<14}{'n':>4}{'k':>3}  {'median':>8}  {'worst':>8}  {'target':>7}")
+    for puzzle, n, stars, target in GENERATE_CASES:
+        seconds = []
+        for seed in range(seeds):
+            started = time.perf_counter()
+            api.generate(puzzle, n, stars=stars, seed=seed)
+            seconds.append(time.perf_counter() - started)
+        print(
+            f"{puzzle:<14}{n:>4}{stars or 1:>3}  {statistics.median(seconds):>8.3f}  "
+            f"{max(seconds):>8.3f}  {target:>7g}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+"""New region puzzles whose solution is unique.
+
+A random placement with k pieces in every rank and file, none touching,
+comes first. Its pieces are grouped into regions of k (each piece's region
+grown at random, neighbouring ones merged until each holds k); only the
+cores of these regions are kept (the pieces, and for k > 1 paths joining
+them), every other square starts outside all regions and may hold no piece.
+Then each such square, in random order, joins a region beside it whose
+grid still has exactly one solution (the compiled counter, limit 2); a
+square that no neighbouring region can take waits for the next pass. More
+squares only add solutions, so the grid stays unique all the way; when a
+pass places no square the attempt starts over. The finished grid is counted
+once more through :mod:`chessplace.api`, whose answers are verified.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from itertools import combinations, pairwise
+
+import numpy as np
+
+from chessplace.board import Square
+from chessplace.control import Control
+from chessplace.placement import Placement
+from chessplace.problem import Problem
+from chessplace.regions import LABELS, check_room, neighbours
+from chessplace.solvers.regionsearch import count_up_to
+
+MAX_SIDE = 30
+"""The largest grid generated (larger ones take long to make unique)."""
+MAX_PATTERNS = 200_000
+"""The most ways to fill one rank the random placement chooses among."""
+SEARCH_NODES = 200_000
+"""Steps of one attempt to draw a random placement before starting over."""
+
+COUNT_BUDGETS = 5
+"""Node budgets of the counter (:data:`chessplace.solvers.regionsearch.BUDGET` each) for
+one step; a step whose count takes longer is not taken."""
+
+Grid = list[list[int]]
+"""Region number per square, ``grid[rank][file]``."""
+FirstTwo = Callable[[Problem], list[Placement]]
+"""The first two solutions of a problem (fewer when it has fewer)."""
+
+
+class GenerationStopped(Exception):
+    """The run stopped (time limit or stop request) before the grid was unique."""
+
+
+def generate_grid(
+    build: Callable[[tuple[str, ...]], Problem],
+    n: int,
+    k: int,
+    seed: int | None,
+    first_two: FirstTwo,
+    control: Control,
+) -> Placement:
+    """The unique solution of a new n×n grid with ``k`` pieces per line; ``build``
+    makes the problem of a grid's rows (top row first). The same seed gives the
+    same grid. Raises ``ValueError`` when no such grid exists, and
+    :class:`GenerationStopped` when ``control`` stops first."""
+    if not 1 <= n <= MAX_SIDE:
+        raise ValueError(f"grids are generated from 1×1 to {MAX_SIDE}×{MAX_SIDE}, not {n}×{n}")
+    check_room(n, k)
+    rng = random.Random(seed)
+    while True:
+        pieces = random_placement(n, k, rng, control)
+        if pieces is None:
+            raise ValueError(f"no {n}×{n} grid has {k} non-touching pieces in every rank and file")
+        grid = grow_regions(n, k, pieces, rng)
+        carved = None if grid is None else _carved(grid, k, pieces, rng, control)
+        if carved is None:
+            continue
+        found = first_two(build(rows_of(carved)))
+        if len(found) == 1 and found[0].armies[0] == frozenset(pieces):
+            return found[0]
+        if control.stopped:
+            raise GenerationStopped
+        raise RuntimeError("a generated grid was not unique: a bug in the region counter")
+
+
+def _carved(
+    grid: Grid, k: int, pieces: list[Square], rng: random.Random, control: Control
+) -> Grid | None:
+    """Regions grown from the cores of ``grid`` one square at a time, the grid unique
+    at every step; ``None`` when stuck."""
+    n = len(grid)
+    region = np.array(grid, dtype=np.int64)
+    allowed = np.zeros((n, n), dtype=np.uint8)
+    owner = [[-1] * n for _ in range(n)]
+    for file, rank in _cores(grid, pieces):
+        allowed[rank, file] = 1
+        owner[rank][file] = grid[rank][file]
+    if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) != 1:
+        return None
+    pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
+    rng.shuffle(pending)
+    while pending:
+        waiting = []
+        for file, rank in pending:
+            if control.stopped:
+                raise GenerationStopped
+            options = sorted({owner[r][f] for f, r in neighbours((file, rank), n)} - {-1})
+            rng.shuffle(options)
+            for option in options:
+                region[rank, file] = option
+                allowed[rank, file] = 1
+                if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1:
+                    owner[rank][file] = option
+                    break
+                allowed[rank, file] = 0
+            else:
+                waiting.append((file, rank))
+        if len(waiting) == len(pending):
+            return None
+        pending = waiting
+    return owner
+
+
+def _cores(grid: Grid, pieces: list[Square]) -> set[Square]:
+    """The pieces, and in each region shortest paths that join its pieces."""
+    n = len(grid)
+    core = set(pieces)
+    for piece in pieces:
+        region = grid[piece[1]][piece[0]]
+        targets = {p for p in pieces if grid[p[1]][p[0]] == region} - {piece}
+        came: dict[Square, Square | None] = {piece: None}
+        frontier = [piece]
+        while frontier and not targets <= set(came):
+            ahead = []
+            for square in frontier:
+                for f, r in neighbours(square, n):
+                    if grid[r][f] == region and (f, r) not in came:
+                        came[(f, r)] = square
+                        ahead.append((f, r))
+            frontier = ahead
+        for target in targets:
+            step: Square | None = target
+            while step is not None:
+                core.add(step)
+                step = came[step]
+    return core
+
+
+def random_placement(n: int, k: int, rng: random.Random, control: Control) -> list[Square] | None:
+    """``k`` pieces in every rank and file of an n×n board, none touching, drawn at
+    random; ``None`` when there is none."""
+    patterns = [
+        frozenset(files)
+        for files in combinations(range(n), k)
+        if all(b - a > 1 for a, b in pairwise(files))
+    ]
+    if len(patterns) > MAX_PATTERNS:
+        raise ValueError(f"{k} pieces per rank of {n}: too many ways to fill a rank")
+    while True:
+        pieces, exhausted = _draw(n, k, patterns, rng, control)
+        if pieces is not None:
+            return pieces
+        if control.stopped:
+            raise GenerationStopped
+        if exhausted:
+            return None
+
+
+def _draw(
+    n: int, k: int, patterns: list[frozenset[int]], rng: random.Random, control: Control
+) -> tuple[list[Square] | None, bool]:
+    """One randomised depth-first search for a placement, rank by rank: the placement
+    (or ``None``), and whether the search covered every way (``None`` is then proven)."""
+    nodes = 0
+    chosen: list[frozenset[int]] = []
+    files = [0] * n
+    exhausted = True
+
+    def fill(rank: int) -> bool:
+        nonlocal nodes, exhausted
+        if rank == n:
+            return True
+        left = n - rank - 1  # ranks after this one
+        order = list(patterns)
+        rng.shuffle(order)
+        for pattern in order:
+            nodes += 1
+            if nodes > SEARCH_NODES or control.stopped:
+                exhausted = False
+                return False
+            if chosen and any(abs(a - b) <= 1 for a in pattern for b in chosen[-1]):
+                continue
+            counts = [files[f] + (f in pattern) for f in range(n)]
+            if any(c > k or k - c > (left + 1) // 2 for c in counts):
+                continue
+            chosen.append(pattern)
+            for f in pattern:
+                files[f] += 1
+            if fill(rank + 1):
+                return True
+            chosen.pop()
+            for f in pattern:
+                files[f] -= 1
+        return False
+
+    if fill(0):
+        return [(f, rank) for rank, pattern in enumerate(chosen) for f in sorted(pattern)], True
+    return None, exhausted
+
+
+def grow_regions(n: int, k: int, pieces: list[Square], rng: random.Random) -> Grid | None:
+    """Regions around ``pieces``: a free square next to some region, drawn at random,
+    joins one of the regions beside it until the board is full, then neighbouring
+    regions merge until each holds ``k`` pieces; ``None`` when the merging gets stuck."""
+    grid = [[-1] * n for _ in range(n)]
+    for number, (file, rank) in enumerate(pieces):
+        grid[rank][file] = number
+    frontier = {s for p in pieces for s in neighbours(p, n) if grid[s[1]][s[0]] < 0}
+    while frontier:
+        file, rank = square = rng.choice(sorted(frontier))
+        frontier.remove(square)
+        owners = [grid[s[1]][s[0]] for s in neighbours(square, n) if grid[s[1]][s[0]] >= 0]
+        grid[rank][file] = rng.choice(owners)
+        frontier.update(s for s in neighbours(square, n) if grid[s[1]][s[0]] < 0)
+    if k > 1 and not _merge(grid, k, rng):
+        return None
+    return _renumbered(grid)
+
+
+def _merge(grid: Grid, k: int, rng: random.Random) -> bool:
+    """Merge neighbouring regions (one piece each) until every region holds ``k``."""
+    held = dict.fromkeys({g for row in grid for g in row}, 1)
+    while True:
+        short = [g for g, count in held.items() if count < k]
+        if not short:
+            return True
+        partners = {g: _partners(grid, g, held, k) for g in short}
+        region = min(short, key=lambda g: (len(partners[g]), rng.random()))
+        if not partners[region]:
+            return False
+        other = rng.choice(sorted(partners[region]))
+        for row in grid:
+            for file, g in enumerate(row):
+                if g == other:
+                    row[file] = region
+        held[region] += held.pop(other)
+
+
+def _partners(grid: Grid, region: int, held: dict[int, int], k: int) -> set[int]:
+    """The regions next to ``region`` that it may merge with without passing ``k``."""
+    n = len(grid)
+    found = set()
+    for square in _squares(grid, region):
+        for f, r in neighbours(square, n):
+            g = grid[r][f]
+            if g != region and held[g] + held[region] <= k:
+                found.add(g)
+    return found
+
+
+def _squares(grid: Grid, region: int) -> list[Square]:
+    return [(f, r) for r, row in enumerate(grid) for f, g in enumerate(row) if g == region]
+
+
+def _renumbered(grid: Grid) -> Grid:
+    """Regions numbered 0, 1, … in reading order (top rank first)."""
+    order: dict[int, int] = {}
+    for row in reversed(grid):
+        for g in row:
+            order.setdefault(g, len(order))
+    return [[order[g] for g in row] for row in grid]
+
+
+def rows_of(grid: Grid) -> tuple[str, ...]:
+    """The grid as text rows, top rank first, regions named by letters and digits."""
+    return tuple("".join(LABELS[g] for g in row) for row in reversed(grid))

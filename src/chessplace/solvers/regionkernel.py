@@ -1,0 +1,196 @@
+"""The compiled search of region puzzles (Numba, ``nogil``): k pieces per rank, file
+and region, none touching.
+
+State per depth: which squares may still take a piece (``free``, 0/1 per rank
+and file) and how many pieces each rank, file and region holds. A node picks
+the unit (rank, file or region) with the least slack (free squares beyond the
+pieces it still needs) and branches on its first free square: a piece there,
+or none there. The two branches are disjoint and cover every placement, so
+each solution is met exactly once, which makes counting sound. A node dies
+when a unit cannot get the pieces it needs: too few free squares, too few of
+them apart (a rank's or file's free squares side by side, greedily), or, for
+two neighbouring ranks or files, too few 2×2-free columns for both.
+
+The search is resumable: the stack lives in arrays the caller owns, and
+:func:`search` returns after ``budget`` nodes so the caller can heed a stop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EXHAUSTED, PAUSED, LIMIT = 0, 1, 2
+"""How :func:`search` returned: every placement met, node budget spent, ``limit`` met."""
+
+DEAD, SOLVED, BRANCH = -1, 1, 0
+
+
+@njit(nogil=True, cache=True)
+def _apart(flags):  # type: ignore[no-untyped-def]
+    """The most squares of a line of 0/1 ``flags`` that are pairwise not neighbours."""
+    count = 0
+    index = 0
+    while index < flags.shape[0]:
+        if flags[index]:
+            count += 1
+            index += 2
+        else:
+            index += 1
+    return count
+
+
+@njit(nogil=True, cache=True)
+def _pair_room(a, b):  # type: ignore[no-untyped-def]
+    """The most non-touching pieces two neighbouring lines of 0/1 flags can hold."""
+    count = 0
+    index = 0
+    while index < a.shape[0]:
+        if a[index] or b[index]:
+            count += 1
+            index += 2
+        else:
+            index += 1
+    return count
+
+
+@njit(nogil=True, cache=True)
+def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no-untyped-def]
+    """DEAD, SOLVED, or BRANCH with ``choice`` = (rank, file) of the square to branch on."""
+    placed = 0
+    for r in range(n):
+        placed += ranks[r]
+    if placed == n * k:
+        return SOLVED
+    rank_free = np.zeros(n, np.int64)
+    file_free = np.zeros(n, np.int64)
+    area_free = np.zeros(n, np.int64)
+    for r in range(n):
+        for f in range(n):
+            if free[r, f]:
+                rank_free[r] += 1
+                file_free[f] += 1
+                area_free[region[r, f]] += 1
+    best = n * n + 1
+    kind = -1
+    unit = -1
+    for u in range(n):
+        for which in range(3):
+            if which == 0:
+                need, room = k - ranks[u], rank_free[u]
+            elif which == 1:
+                need, room = k - files[u], file_free[u]
+            else:
+                need, room = k - areas[u], area_free[u]
+            if need <= 0:
+                continue
+            if room < need:
+                return DEAD
+            if room - need < best:
+                best, kind, unit = room - need, which, u
+    if kind < 0:
+        return DEAD
+    if k > 1:
+        columns = free.T
+        for u in range(n):
+            if k - ranks[u] > 0 and _apart(free[u]) < k - ranks[u]:
+                return DEAD
+            if k - files[u] > 0 and _apart(columns[u]) < k - files[u]:
+                return DEAD
+        for u in range(n - 1):
+            if _pair_room(free[u], free[u + 1]) < 2 * k - ranks[u] - ranks[u + 1]:
+                return DEAD
+            if _pair_room(columns[u], columns[u + 1]) < 2 * k - files[u] - files[u + 1]:
+                return DEAD
+    for r in range(n):
+        for f in range(n):
+            if free[r, f] and (
+                (kind == 0 and r == unit)
+                or (kind == 1 and f == unit)
+                or (kind == 2 and region[r, f] == unit)
+            ):
+                choice[0] = r
+                choice[1] = f
+                return BRANCH
+    return DEAD
+
+
+@njit(nogil=True, cache=True)
+def _place(n, k, region, free, ranks, files, areas, r, f):  # type: ignore[no-untyped-def]
+    """Put a piece on (r, f): its neighbours and every full unit lose their free squares."""
+    ranks[r] += 1
+    files[f] += 1
+    g = region[r, f]
+    areas[g] += 1
+    for rr in range(max(0, r - 1), min(n, r + 2)):
+        for ff in range(max(0, f - 1), min(n, f + 2)):
+            free[rr, ff] = 0
+    if ranks[r] == k:
+        free[r, :] = 0
+    if files[f] == k:
+        free[:, f] = 0
+    if areas[g] == k:
+        for rr in range(n):
+            for ff in range(n):
+                if region[rr, ff] == g:
+                    free[rr, ff] = 0
+
+
+@njit(nogil=True, cache=True)
+def search(  # type: ignore[no-untyped-def]
+    n, k, region, free, ranks, files, areas, phase, chosen, placed, path, state, out, limit, budget
+):
+    """Run the search from where ``state`` says for at most ``budget`` nodes.
+
+    Stack arrays, indexed by depth: ``free`` (depth, n, n), ``ranks``/``files``/
+    ``areas`` (depth, n), ``phase`` (0 new node, 1 piece branch next, 2 empty
+    branch next, 3 done), ``chosen`` (depth, 2), ``placed`` (pieces on the path at each depth);
+    ``path`` (n·k) the squares (r·n + f) of the pieces on the path. ``state`` =
+    [depth, solutions found, index of the first solution to keep]: solution
+    number ``j`` goes to ``out[j - state[2]]`` while that row exists. Stops at
+    ``limit`` solutions (``limit`` < 0: never). Returns EXHAUSTED, PAUSED or LIMIT.
+    """
+    d = state[0]
+    nodes = 0
+    while d >= 0:
+        if phase[d] == 0:
+            if nodes >= budget:
+                state[0] = d
+                return PAUSED
+            nodes += 1
+            verdict = _choose(n, k, region, free[d], ranks[d], files[d], areas[d], chosen[d])
+            if verdict == DEAD:
+                d -= 1
+                continue
+            if verdict == SOLVED:
+                slot = state[1] - state[2]
+                if 0 <= slot < out.shape[0]:
+                    out[slot, :] = path
+                state[1] += 1
+                d -= 1
+                if limit >= 0 and state[1] >= limit:
+                    state[0] = d
+                    return LIMIT
+                continue
+            phase[d] = 1
+        if phase[d] == 3:
+            d -= 1
+            continue
+        r, f = chosen[d, 0], chosen[d, 1]
+        free[d + 1] = free[d]
+        ranks[d + 1] = ranks[d]
+        files[d + 1] = files[d]
+        areas[d + 1] = areas[d]
+        phase[d + 1] = 0
+        placed[d + 1] = placed[d]
+        if phase[d] == 1:
+            phase[d] = 2
+            path[placed[d]] = r * n + f
+            placed[d + 1] += 1
+            _place(n, k, region, free[d + 1], ranks[d + 1], files[d + 1], areas[d + 1], r, f)
+        else:
+            free[d + 1, r, f] = 0
+            phase[d] = 3
+        d += 1
+    state[0] = d
+    return EXHAUSTED

@@ -1,0 +1,200 @@
+"""Region puzzles (Queens game, Star Battle): reading grids, engines against the
+exhaustive oracle, generation checked by an independent engine, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from chessplace import api
+from chessplace.cli import main
+from chessplace.drawing import marked_svg
+from chessplace.placement import Placement
+from chessplace.problem import Problem
+from chessplace.puzzles import region_puzzle
+from chessplace.textboard import parse_text, render_text
+
+# Hand-made grids, top row first, with their number of solutions (each also counted
+# by the exhaustive oracle below).
+GRIDS = [
+    (("AAABBB", "AAACCD", "EAAADD", "EAAFDD", "EFFFFD", "EEEFFD"), 1),
+    (("AAAAB", "AAABB", "CDEEB", "CCEEB", "CCEEB"), 1),
+    (("AABBB", "AABBB", "ACCCB", "DDCCE", "DDDCE"), 3),
+    (("AAABBB", "AACCDD", "AAACDE", "FFDDDE", "FFFDEE", "FFFDEE"), 6),
+    (("AAAAB", "AAAAB", "ACDAB", "EEDBB", "EEDBB"), 0),
+    (("AAABBB", "CCAABB", "CCAADE", "CCCCFE", "CCCFFE", "CCCFFE"), 0),
+    (("AAAA", "BBBB", "CCCC", "DDDD"), 2),  # one region per rank: 2413 and 3142
+]
+STAR_GRID = ("AAAABBBB", "AAACBBDD", "AFCCCDDD", "FFCCCDDE")
+STAR_GRID += ("FFFDDDEE", "FFGGGHEE", "FGGHHHHE", "GGGHHHHH")
+
+
+def _queens(rows: tuple[str, ...]) -> Problem:
+    return region_puzzle("queens-game", rows)
+
+
+@pytest.mark.parametrize(("rows", "solutions"), GRIDS)
+def test_counts_agree_with_the_oracle(rows: tuple[str, ...], solutions: int) -> None:
+    problem = _queens(rows)
+    oracle = api.count(problem, solver="exhaustive")
+    assert oracle.count == solutions
+    for solver in ("regions", "cpsat"):
+        assert api.count(problem, solver=solver).count == solutions, solver
+    listed = {p.armies[0] for p in api.solutions(problem)}
+    assert len(listed) == solutions
+    limited = api.count(problem, limit=2)
+    assert limited.count == min(solutions, 2)
+    assert limited.status.value == ("feasible" if solutions >= 2 else "complete")
+
+
+@pytest.mark.parametrize(("rows", "solutions"), GRIDS[:5])
+def test_solve_verdicts(rows: tuple[str, ...], solutions: int) -> None:
+    for solver in ("regions", "sat", "exhaustive"):
+        result = api.solve(_queens(rows), solver=solver)
+        assert (result.placement is not None) == (solutions > 0), solver
+        assert result.status.value == ("feasible" if solutions else "infeasible")
+        if result.placement is not None:
+            assert result.placement.verify() == ()
+
+
+def test_star_battle_agrees_with_the_oracle() -> None:
+    problem = region_puzzle("star-battle", STAR_GRID, stars=2)
+    oracle = api.count(problem, solver="exhaustive")
+    found = api.count(problem, solver="regions")
+    assert found.count == oracle.count
+    assert found.placement is not None and found.placement.verify() == ()
+    assert len(found.placement) == 16
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "n", "stars", "seed"),
+    [("queens-game", 6, None, 0), ("queens-game", 8, None, 7), ("star-battle", 8, 2, 3)],
+)
+def test_generated_grids_are_unique_by_an_independent_count(
+    puzzle: str, n: int, stars: int | None, seed: int
+) -> None:
+    made = api.generate(puzzle, n, stars=stars, seed=seed)
+    assert made.placement is not None and made.placement.verify() == ()
+    problem = made.placement.problem
+    assert problem.regions is not None and problem.regions.size == n
+    checked = api.count(problem, solver="cpsat")
+    assert checked.count == 1
+    assert checked.placement == made.placement
+    again = api.generate(puzzle, n, stars=stars, seed=seed).placement
+    assert again is not None and again.problem.regions == problem.regions
+
+
+def test_verify_names_every_broken_rule() -> None:
+    problem = _queens(("AABB", "AABB", "CCDD", "CCDD"))
+    placement = Placement.from_squares(problem, [[(0, 0), (1, 1), (3, 3)]])
+    found = [str(v) for v in placement.verify()]
+    assert "crowns on a1 and b2 touch" in found
+    assert "rank 3 has 0 crowns, it needs 1" in found
+    assert "file c has 0 crowns, it needs 1" in found
+    assert "region C has 2 crowns, it needs 1" in found
+    assert {"region A has 0 crowns, it needs 1", "region D has 0 crowns, it needs 1"} <= set(found)
+    assert len(found) == 6
+
+
+def test_drawings_show_the_regions() -> None:
+    problem = _queens(GRIDS[0][0])
+    placement = api.solve(problem).placement
+    assert placement is not None
+    text = render_text(placement, ascii_only=True)
+    assert text.splitlines()[0].split()[1:] == [
+        "@" if (f, 5) in placement.armies[0] else GRIDS[0][0][0][f] for f in range(6)
+    ]
+    assert parse_text(problem, text) == placement
+    svg = ET.fromstring(marked_svg(placement))
+    fills = {r.get("fill") for r in svg.iter("{http://www.w3.org/2000/svg}rect")}
+    assert len(fills) >= 1 + 6  # the frame and one colour per region
+    assert any(g.get("class") == "walls" for g in svg.iter("{http://www.w3.org/2000/svg}g"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_solve_count_verify_and_generate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(" ".join(row) for row in GRIDS[2][0]) + "\n\n")
+    code, out, _ = _run(capsys, "count", "queens-game", "--grid", str(grid), "--limit", "2")
+    assert code == 0 and "2 placements" in out and "stopped at the limit" in out
+    code, out, _ = _run(capsys, "solve", "queens-game", "--grid", str(grid), "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["grid"] == list(GRIDS[2][0]) and len(answer["pieces"]) == 5
+    answer["pieces"] = answer["pieces"][:4]
+    placement = tmp_path / "placement.json"
+    placement.write_text(json.dumps(answer))
+    code, out, _ = _run(capsys, "verify", "queens-game", "--grid", str(grid), str(placement))
+    assert code == 1 and "✗ rank" in out and "it needs 1" in out
+    code, out, _ = _run(capsys, "generate", "star-battle", "-n", "8", "--stars", "2", "--json")
+    made = json.loads(out)
+    assert code == 0 and len(made["grid"]) == 8 and len(made["pieces"]) == 16
+    grid.write_text(json.dumps(made["grid"]))
+    code, out, _ = _run(capsys, "count", "star-battle", "--grid", str(grid), "--stars", "2")
+    assert code == 0 and "1 placements" in out
+
+
+@pytest.mark.parametrize(
+    ("grid", "extra", "message"),
+    [
+        ("AAB\nAB\nCCC\n", [], "row 2 has 2 cells"),
+        ("AAA\nBBB\nBBB\n", [], "2 regions"),
+        ("ABA\nBBB\nCCC\n", [], "region A is not connected"),
+        ("AAAA\nBBBB\nCCCC\nDDDD\n", ["--stars", "2"], "--stars is for star-battle"),
+        ("", [], "the grid is empty"),
+        ("AB\x07\nAB\nCC\n", [], "is not a region label"),
+        ("A" * 70_000, [], "longer than"),
+        ('["AB", 3]', [], "list of strings"),
+        ("AAAAAAA\n" * 7 + "BBBBBBB\n", [], "must be square"),
+    ],
+    ids=["ragged", "too-few", "split", "stars", "empty", "control", "huge", "json", "square"],
+)
+def test_bad_grids_are_one_line_and_exit_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    grid: str,
+    extra: list[str],
+    message: str,
+) -> None:
+    path = tmp_path / "grid.txt"
+    path.write_text(grid)
+    code, out, err = _run(capsys, "solve", "queens-game", "--grid", str(path), *extra)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (("AA", "BB"), "cannot fit in a row"),
+        (tuple("ABCDEF"[r] * 6 for r in range(6)), "two neighbouring rows"),
+        (("AAAAAAAA",) * 2 + tuple("BCDEFG"[r] * 8 for r in range(5)) + ("GGGGGGGH",), "H has no"),
+    ],
+    ids=["row", "pair", "small-region"],
+)
+def test_two_stars_must_fit(rows: tuple[str, ...], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        region_puzzle("star-battle", rows, stars=2)
+
+
+def test_a_real_process_refuses_a_bad_grid_from_stdin() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "chessplace", "count", "queens-game", "--grid", "-"],
+        input="AB\nBA\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "region" in done.stderr
