@@ -198,3 +198,24 @@ def test_a_real_process_refuses_a_bad_grid_from_stdin() -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "region" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("export", "queens-game", "--format", "lp"), "cannot be exported"),
+        (("solve", "queens-game", "--certificate", "cert"), "does not cover region puzzles"),
+    ],
+)
+def test_export_and_certificates_refuse_regions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], message: str
+) -> None:
+    """Neither the exported models nor the certified formula hold regions: saying so
+    beats writing a model or a certificate of a different puzzle."""
+    grid = tmp_path / "grid.txt"
+    grid.write_text("AAB\nCAB\nCCB\n", encoding="utf-8")
+    argv = tuple(str(tmp_path / a) if a == "cert" else a for a in argv)
+    code, out, err = _run(capsys, *argv, "--grid", str(grid))
+    assert (code, out) == (2, "")
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "cert").exists()

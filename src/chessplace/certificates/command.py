@@ -9,6 +9,7 @@ from pathlib import Path
 
 from chessplace.exits import EXIT_NO, EXIT_OK, UsageError
 from chessplace.problem import Problem
+from chessplace.puzzles import REGION_PUZZLES
 from chessplace.result import Result
 
 
@@ -42,6 +43,9 @@ def check(arguments: argparse.Namespace) -> int:
 
 
 def refuse_uncertifiable(arguments: argparse.Namespace) -> None:
-    """``--certificate`` certifies verdicts and optima: a plain count has neither."""
+    """``--certificate`` certifies verdicts and optima: a plain count has neither, and
+    the certified formula has no regions."""
+    if getattr(arguments, "grid_file", None) is not None or arguments.puzzle in REGION_PUZZLES:
+        raise UsageError("--certificate does not cover region puzzles yet")
     if arguments.command == "count" and (not arguments.optimal or arguments.list):
         raise UsageError("--certificate on count needs --optimal (the optimum is certified)")

@@ -10,12 +10,13 @@ from typing import TextIO
 from chessplace.exits import EXIT_OK, UsageError
 from chessplace.export import export_lines
 from chessplace.puzzles import problem_from_attributes
+from chessplace.regioncli import with_grid
 
 
 def export_command(arguments: argparse.Namespace) -> int:
     """Build the model first (bad input writes nothing, not even an empty file), then
     write it line by line."""
-    problem = problem_from_attributes(arguments)
+    problem = problem_from_attributes(with_grid(arguments))
     lines = export_lines(
         problem,
         arguments.format,
