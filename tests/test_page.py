@@ -16,7 +16,7 @@ from PIL import Image
 
 from chessplace import svgboard
 from chessplace.problem import ARMY_NAMES
-from chessplace.puzzles import PUZZLES
+from chessplace.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.solvers.registry import ENGINES
 from tests.processes import start_server
 
@@ -68,7 +68,7 @@ def _events(response: httpx.Response) -> list[tuple[str | None, str, dict[str, A
 
 def test_the_catalog_lists_what_the_cli_knows(server: str) -> None:
     catalog = httpx.get(f"{server}/api/catalog", timeout=30).json()
-    assert [puzzle["name"] for puzzle in catalog["puzzles"]] == list(PUZZLES)
+    assert [puzzle["name"] for puzzle in catalog["puzzles"]] == [*PUZZLES, *REGION_PUZZLES]
     peaceable = next(p for p in catalog["puzzles"] if p["name"] == "peaceable")
     assert peaceable["takes_piece"] and peaceable["takes_armies"]
     assert [solver["name"] for solver in catalog["solvers"]] == list(ENGINES)
@@ -189,7 +189,8 @@ def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> No
         "#board text.label", "nodes => nodes.map(n => n.textContent)"
     )
     assert set("abcdefgh") | {str(rank) for rank in range(1, 9)} <= set(labels)
-    assert page.eval_on_selector_all("#puzzle option", "o => o.map(x => x.value)") == list(PUZZLES)
+    options = page.eval_on_selector_all("#puzzle option", "o => o.map(x => x.value)")
+    assert options == [*PUZZLES, *REGION_PUZZLES]
     _check_drawn(page, 1280)
 
     # Two queens on one rank: a red verdict, both ringed and joined as `verify --render` does.
@@ -214,13 +215,14 @@ def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> No
     page.close()
 
 
-def _centre(page: Any, square: str) -> dict[str, float]:
-    """Where ``square``'s centre is inside the board's SVG element (8×8 board)."""
-    box = page.locator("#board svg").bounding_box()
-    scale = box["width"] / (2 * svgboard.MARGIN + 8 * svgboard.SQUARE)
+def _centre(page: Any, square: str, n: int = 8) -> dict[str, float]:
+    """Where ``square``'s centre is inside the board (n×n), whose SVG fills it (the SVG
+    itself is replaced at each redraw)."""
+    box = page.locator("#board").bounding_box()
+    scale = box["width"] / (2 * svgboard.MARGIN + n * svgboard.SQUARE)
     file, rank = ord(square[0]) - ord("a"), int(square[1:]) - 1
     x = svgboard.MARGIN + (file + 0.5) * svgboard.SQUARE
-    y = svgboard.MARGIN + (8 - rank - 0.5) * svgboard.SQUARE
+    y = svgboard.MARGIN + (n - rank - 0.5) * svgboard.SQUARE
     return {"x": x * scale, "y": y * scale}
 
 
@@ -302,3 +304,79 @@ def test_arrow_keys_browse_the_placements(server: str, browser: Any) -> None:
         seen.append(_occupied(page))
     assert len(seen[0]) == 6 and seen[0] != seen[1] and seen[2] == seen[0]
     page.close()
+
+
+@needs_chromium
+def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    page.select_option("#puzzle", "queens-game")
+    _set(page, "#rows", "6")
+    page.fill("#seed", "5")
+    page.click("#generate")
+    page.wait_for_selector("#facts dd[data-fact=seed]", timeout=60_000)
+    page.wait_for_function("location.hash.includes('grid=')")
+    grid = page.input_value("#grid-text").split("\n")
+    assert len(grid) == 6 and all(len(row) == 6 for row in grid)
+    assert "grid=" + ".".join(grid) in page.evaluate("location.hash")
+    assert _occupied(page) == set()  # the solution is not shown: it is to be found
+    # Regions coloured as the SVG export colours them: numbered in reading order.
+    order = list(dict.fromkeys("".join(grid)))
+    fills = dict(
+        page.eval_on_selector_all(
+            "#board rect.region", "n => n.map(r => [r.dataset.square, r.getAttribute('fill')])"
+        )
+    )
+    assert fills["a6"] == svgboard.region_colour(order.index(grid[0][0]))
+    assert fills["f1"] == svgboard.region_colour(order.index(grid[5][5]))
+
+    page.click("#unique-check")
+    page.wait_for_selector("#facts dd[data-fact=uniqueness]", timeout=60_000)
+    assert page.text_content("#status") == "Uniqueness: unique"
+
+    body = {"puzzle": "queens-game", "grid": grid, "limit": 2}
+    answer = httpx.post(f"{server}/api/count", json=body, timeout=60).json()
+    assert answer["count"] == 1
+    solution = [piece["square"] for piece in answer["pieces"]]
+    file, rank = solution[0][0], int(solution[0][1])
+    touching = f"{chr(ord(file) + (1 if file < 'f' else -1))}{rank + (1 if rank < 6 else -1)}"
+    page.click("#board", position=_centre(page, solution[0], 6))
+    page.wait_for_selector("#verdict.pending")
+    assert "has 0 crowns, it needs 1" in page.text_content("#violations")
+    page.click("#board", position=_centre(page, touching, 6))
+    page.wait_for_selector("#verdict.invalid")
+    assert "1 touching pair" in page.text_content("#verdict")
+    page.click("#board", position=_centre(page, touching, 6))
+    for square in solution[1:]:
+        page.click("#board", position=_centre(page, square, 6))
+    page.wait_for_selector("#verdict.valid")
+    assert page.text_content("#verdict").startswith("Solved")
+    assert _occupied(page) == set(solution)
+    page.close()
+
+
+@needs_chromium
+def test_a_grid_is_painted_and_its_link_reopens_it(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.BBBB.CCCC.DDDD")
+    page.wait_for_selector("#board rect.region")
+    assert page.input_value("#grid-text") == "AAAA\nBBBB\nCCCC\nDDDD"
+    page.check("#paint")
+    page.click("#region-picker [data-region=A]")
+    page.click("#board", position=_centre(page, "b3", 4))  # joins A (below b4)
+    page.click("#board", position=_centre(page, "b1", 4))  # an island of A
+    page.wait_for_function("location.hash.includes('grid=AAAA.BABB.CCCC.DADD')")
+    page.wait_for_selector("#options-note.error")
+    assert "region A is not connected" in page.text_content("#options-note")
+    page.fill("#grid-text", "ABBB\nAABB\nCCCD\nCCDD")
+    page.dispatch_event("#grid-text", "change")
+    page.wait_for_function("location.hash.includes('grid=ABBB.AABB.CCCD.CCDD')")
+    page.wait_for_selector("#verdict.neutral")
+    assert page.text_content("#options-note") == ""
+    again = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(again, page.evaluate("location.href"))
+    again.wait_for_selector("#board rect.region")
+    assert again.input_value("#puzzle") == "queens-game"
+    assert again.input_value("#grid-text") == "ABBB\nAABB\nCCCD\nCCDD"
+    page.close()
+    again.close()

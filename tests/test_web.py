@@ -118,6 +118,8 @@ def test_oversized_boards_are_refused_before_any_work(client: TestClient) -> Non
         body = {key: value for key, value in body.items() if key != "task" or path == "/api/jobs"}
         if task not in ("verify", "render"):
             del body["pieces"]
+        if task == "generate":
+            body = {"puzzle": "queens-game", "n": side + 1}
         response = client.post(path, json=body)
         assert response.status_code == 400, (task, response.text)
         assert f"limit for {task}: sides up to {side}" in response.json()["detail"]

@@ -30,6 +30,7 @@ from chessplace.web.jobs import Jobs
 from chessplace.web.limits import Limits
 from chessplace.web.models import (
     BrowseRequest,
+    GenerateRequest,
     JobRequest,
     Options,
     PlacementRequest,
@@ -61,8 +62,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     def admitted(task: str, options: Options) -> float:
         """Check sizes, seconds and options before any work; the run's time limit."""
-        board = options.board()
+        board = _checked(options.board)
         seconds: float = _checked(lambda: limits.seconds(options.time_limit))
+        if options.limit is not None and task != "count":
+            raise HTTPException(400, "limit: only a count stops at a limit")
         if board is not None:
             _checked(lambda: limits.check_board(task, *board))
         _checked(options.problem)
@@ -138,6 +141,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.post("/api/render")
     async def render(request: PlacementRequest, format: Literal["svg", "png"] = "svg") -> Response:
         return await checked_placement("render", request, partial(work.render, request, format))
+
+    @app.post("/api/generate")
+    async def generate(request: GenerateRequest) -> Response:
+        """A new queens-game or star-battle grid whose solution is unique."""
+        seconds = _checked(lambda: limits.seconds(request.time_limit))
+        _checked(lambda: limits.check_board("generate", request.n, request.n))
+        return await heavy(partial(work.generate, request), seconds)
 
     @app.post("/api/jobs")
     async def start(request: JobRequest) -> dict[str, Any]:

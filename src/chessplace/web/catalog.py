@@ -14,14 +14,23 @@ from chessplace import svgboard
 from chessplace.marks import piece_letter
 from chessplace.pieces import NAMED_PIECES, Piece
 from chessplace.problem import ARMY_NAMES
-from chessplace.puzzles import PUZZLES
+from chessplace.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.regions import LABELS, MAX_SIDE
 from chessplace.solvers.registry import engines
+
+REGION_SUMMARIES = {
+    "queens-game": "one queen in every row, column and region of the grid, none touching",
+    "star-battle": "K stars in every row, column and region of the grid, none touching",
+}
 
 
 def catalog() -> dict[str, Any]:
-    """``GET /api/catalog``: puzzles with their options, pieces, engines, army names, colours."""
+    """``GET /api/catalog``: puzzles with their options, pieces, engines, army names, colours
+    (region colours as the SVG export paints region 0, 1, …, in order of first appearance
+    reading from the top row)."""
     return {
-        "puzzles": [{"name": name, **_described(spec)} for name, spec in PUZZLES.items()],
+        "puzzles": [{"name": name, **_described(spec)} for name, spec in PUZZLES.items()]
+        + [_region_puzzle(name) for name in REGION_PUZZLES],
         "pieces": [_piece(piece) for piece in NAMED_PIECES.values()],
         "solvers": [
             {"name": e.name, "summary": e.summary, "installed": e.installed, "tasks": e.tasks}
@@ -39,7 +48,9 @@ def catalog() -> dict[str, Any]:
             "font": svgboard.FONT,
             "fills": list(svgboard.ARMY_FILLS),
             "largest": svgboard.MAX_DRAWN,
+            "regions": [svgboard.region_colour(number) for number in range(MAX_SIDE)],
         },
+        "region_labels": LABELS,
     }
 
 
@@ -49,6 +60,19 @@ def _described(spec: Any) -> dict[str, Any]:
         item.name: getattr(spec, item.name)
         for item in fields(spec)
         if isinstance(getattr(spec, item.name), str | bool | int)
+    }
+
+
+def _region_puzzle(name: str) -> dict[str, Any]:
+    """A puzzle on a grid of regions: it takes a grid (and star-battle a star count)
+    instead of a board size, a piece and counts."""
+    return {
+        "name": name,
+        "summary": REGION_SUMMARIES.get(name, name),
+        "takes_piece": False,
+        "takes_armies": False,
+        "takes_grid": True,
+        "takes_stars": name == "star-battle",
     }
 
 

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-TASKS = ("solve", "optimize", "count", "solutions", "verify", "render")
+TASKS = ("solve", "optimize", "count", "solutions", "verify", "render", "generate")
 
 DEFAULT_SIDES = {
     "solve": 256,  # constructions answer large queens boards at once
@@ -15,6 +15,7 @@ DEFAULT_SIDES = {
     "solutions": 32,
     "verify": 128,
     "render": 128,
+    "generate": 12,  # a unique 12×12 Queens game takes seconds; larger ones may take minutes
 }
 
 

@@ -11,8 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
+from chessplace.regions import parse_grid
 
-POSITIVE = {"n", "rows", "cols", "armies"}
+POSITIVE = {"n", "rows", "cols", "armies", "stars", "limit"}
+SEED = 2**63
+"""Seeds of generated grids lie in [−SEED, SEED)."""
 COUNTS = {"at_least", "exactly", "at_most", "white", "offset"}
 LONGEST_MESSAGE = 300
 
@@ -36,9 +39,16 @@ class Options(BaseModel):
     time_limit: float | None = Field(None, gt=0)
     unique: bool = False
     optimal: bool = False
+    grid: list[str] | None = None
+    stars: int | None = Field(None, ge=1)
+    limit: int | None = Field(None, ge=1)
 
     def board(self) -> tuple[int, int] | None:
-        """(rows, cols) as asked, before any problem is built; None when not given."""
+        """(rows, cols) as asked, before any problem is built; None when not given.
+        A grid's size is its own (``ValueError`` when it is not even a list of rows)."""
+        if self.grid is not None:
+            rows = parse_grid(self.grid)
+            return len(rows), max(map(len, rows), default=0)
         if self.n is not None:
             return self.n, self.n
         if self.rows is not None and self.cols is not None:
@@ -60,6 +70,18 @@ class PlacementRequest(Options):
 
 class BrowseRequest(Options):
     offset: int = Field(0, ge=0)
+
+
+class GenerateRequest(BaseModel):
+    """``chessplace generate``'s options: a new region grid with exactly one solution."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    puzzle: str = Field(max_length=64)
+    n: int = Field(ge=1)
+    stars: int | None = Field(None, ge=1)
+    seed: int | None = Field(None, ge=-SEED, lt=SEED)
+    time_limit: float | None = Field(None, gt=0)
 
 
 def one_line(errors: Sequence[Any]) -> str:
@@ -87,6 +109,10 @@ def one_line(errors: Sequence[Any]) -> str:
         return f"time_limit: a time limit must be positive, not {_shown(value)}"
     if name == "time_limit":
         return f"time_limit: expected a finite number of seconds, not {_shown(value)}"
+    if name == "seed":
+        return f"seed: expected an integer from -2**63 to 2**63 - 1, not {_shown(value)}"
+    if kind == "list_type":
+        return f"{where}: expected a list of strings, one per row, not {_shown(value)}"
     if kind == "bool_type":
         return f"{where}: expected true or false, not {_shown(value)}"
     if kind == "string_type":

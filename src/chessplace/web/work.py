@@ -1,7 +1,7 @@
 """The work behind each endpoint, run in a worker process (or inline when tiny).
 
 This module holds the web's only calls into :mod:`chessplace.api` (all in
-``_run`` and ``browse``). Every function takes its request and a
+``_run``, ``browse`` and ``generate``). Every function takes its request and a
 :class:`Control` and returns an :class:`Answer`: the response body, already
 encoded, so that the server never holds more than the answer's bytes.
 """
@@ -21,7 +21,7 @@ from chessplace.jsonio import placement_from_data, placement_pieces, result_json
 from chessplace.placement import Placement
 from chessplace.result import Result
 from chessplace.solvers.registry import NoSolver
-from chessplace.web.models import BrowseRequest, Options, PlacementRequest
+from chessplace.web.models import BrowseRequest, GenerateRequest, Options, PlacementRequest
 
 JSON = "application/json"
 
@@ -51,6 +51,7 @@ def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
             problem,
             unique=options.unique,
             optimal=options.optimal,
+            limit=options.limit,
             solver=options.solver,
             control=control,
         ),
@@ -61,6 +62,28 @@ def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
 def task(name: str, options: Options, control: Control) -> Answer:
     """solve, optimize or count: the CLI's ``--json`` object."""
     return _json(_run(name, options, control))
+
+
+def generate(request: GenerateRequest, control: Control) -> Answer:
+    """A new region grid with exactly one solution: ``generate --json`` with the seed;
+    stopped before the grid was unique, ``unknown`` with no grid."""
+    result = api.generate(
+        request.puzzle, request.n, stars=request.stars, seed=request.seed, control=control
+    )
+    if result.placement is None:
+        return _json(
+            {
+                "task": "generate",
+                "puzzle": request.puzzle,
+                "status": result.status.value,
+                "solver": result.solver,
+                "seconds": round(result.seconds, 6),
+                "note": "stopped before a unique grid was made",
+                "pieces": [],
+            }
+        )
+    data = result_json(result.placement.problem, "generate", result)
+    return _json({**data, "seed": request.seed})
 
 
 def browse(request: BrowseRequest, control: Control) -> Answer:

@@ -5,11 +5,11 @@ import { decode, encode } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
 const TASKS = ["solve", "optimize", "count"];
-const VERBS = { solve: "Solve", optimize: "Optimize", count: "Count" };
+const VERBS = { solve: "Solve", optimize: "Optimize", count: "Count", unique: "Uniqueness check", generate: "Generate" };
 const COUNT_KINDS = ["at_least", "exactly", "at_most"];
 const NUMBERS = [
   ["rows", "Rows"], ["cols", "Columns"], ["armies", "Armies"], ["white", "White pieces"],
-  ["count-value", "The number of pieces"], ["time-limit", "The time limit"],
+  ["count-value", "The number of pieces"], ["time-limit", "The time limit"], ["stars", "Stars per row"],
 ];
 
 const state = {
@@ -22,6 +22,9 @@ const state = {
   optionsError: null,
   checks: 0,
   army: 0, // the army a click places
+  grid: null, // a region puzzle's grid: one string per row, top row first
+  paintLabel: null, // the region a painting click gives a square
+  generating: false,
   result: null,
   offset: null, // the placement browsed to, or null
   more: true,
@@ -60,9 +63,16 @@ function armyCount() {
   return spec().takes_armies ? Number($("armies").value || 2) : 1;
 }
 
+const regional = () => Boolean(spec().takes_grid);
+
 // The problem as the API's JSON options (only what is set).
 function problemOptions() {
   const body = { puzzle: $("puzzle").value };
+  if (regional()) {
+    body.grid = state.grid;
+    if (spec().takes_stars) body.stars = whole("stars");
+    return body;
+  }
   if (whole("rows") === whole("cols")) body.n = whole("rows");
   else Object.assign(body, { rows: whole("rows"), cols: whole("cols") });
   if (spec().takes_piece) body.piece = $("piece").value.trim();
@@ -103,6 +113,16 @@ function showFields() {
   $("piece-field").hidden = !puzzle.takes_piece;
   $("army-fields").hidden = !puzzle.takes_armies;
   $("count-value").disabled = $("count-kind").value === "";
+  const grid = regional();
+  $("grid-fields").hidden = !grid;
+  $("stars-field").hidden = !puzzle.takes_stars;
+  $("count-field").hidden = grid;
+  for (const element of document.querySelectorAll(".board-only")) element.hidden = grid;
+  $("size-label").textContent = grid ? "Size" : "Board";
+  $("paint-toggle").hidden = !grid;
+  $("optimize").hidden = grid;
+  $("unique-check").hidden = !grid;
+  if (!grid) $("paint").checked = false;
 }
 
 // Any option changed: check it here, keep the pieces that still fit, ask the server.
@@ -111,6 +131,7 @@ function optionsChanged() {
   $("options-note").textContent = notes.join("; ");
   $("options-note").className = "note";
   showFields();
+  if (regional()) fitGrid();
   const [rows, cols, armies] = [whole("rows"), whole("cols"), armyCount()];
   state.pieces = state.pieces.filter(
     ({ army, square: [file, rank] }) => file < cols && rank < rows && army < armies,
@@ -123,10 +144,130 @@ function optionsChanged() {
   refresh();
 }
 
+// ---------- a region puzzle's grid ----------
+
+// Keep the grid and the size field agreeing: a new size starts from stripes (one region
+// per row, a valid grid to paint on).
+function fitGrid() {
+  const n = whole("rows");
+  $("cols").value = n;
+  if (!state.grid || state.grid.length !== n) {
+    const labels = state.catalog.region_labels;
+    state.grid = Array.from({ length: n }, (_, row) => labels[row % labels.length].repeat(n));
+  }
+  $("grid-text").value = state.grid.join("\n");
+}
+
+// The grid typed or pasted: one row per line (or a JSON list of strings); the server
+// says what is wrong with it.
+function gridTyped() {
+  const text = $("grid-text").value;
+  let rows = null;
+  if (text.trim().startsWith("[")) {
+    try {
+      const list = JSON.parse(text);
+      if (Array.isArray(list) && list.every((row) => typeof row === "string")) rows = list;
+    } catch { /* read as lines */ }
+  }
+  rows = (rows || text.split("\n")).map((row) => row.replace(/\s+/g, "")).filter(Boolean);
+  if (!rows.length) return;
+  state.grid = rows;
+  $("rows").value = rows.length;
+  optionsChanged();
+}
+
+// Region number and label of every square, [rank][file]: regions numbered in the order
+// their first square is read from the top row, as the SVG export colours them.
+function regionView() {
+  const grid = state.grid;
+  const order = regionLabels();
+  const numbers = [];
+  const labels = [];
+  for (let rank = 0; rank < grid.length; rank++) {
+    const row = grid[grid.length - 1 - rank];
+    labels.push([...row]);
+    numbers.push([...row].map((label) => order.indexOf(label)));
+  }
+  return { numbers, labels };
+}
+
+// The labels in the grid in reading order, then unused ones up to n for the palette.
+function regionLabels(palette = false) {
+  const seen = [...new Set(state.grid.join(""))];
+  if (!palette) return seen;
+  const spare = [...state.catalog.region_labels].filter((label) => !seen.includes(label));
+  return [...seen, ...spare.slice(0, Math.max(0, state.grid.length - seen.length))];
+}
+
+function showRegionPicker() {
+  const picker = $("region-picker");
+  const painting = regional() && $("paint").checked;
+  picker.hidden = !painting;
+  $("board").classList.toggle("painting", painting);
+  state.board.painter = painting ? { paint: paintSquare, done: refresh } : null;
+  if (!painting) return;
+  const labels = regionLabels(true);
+  if (!labels.includes(state.paintLabel)) state.paintLabel = labels[0];
+  const colours = state.catalog.drawing.regions;
+  picker.replaceChildren(...labels.map((label, number) => {
+    const chip = document.createElement("button");
+    chip.className = "chip region";
+    chip.setAttribute("role", "radio");
+    chip.setAttribute("aria-checked", String(label === state.paintLabel));
+    chip.dataset.region = label;
+    chip.title = `paint region ${label}`;
+    chip.style.background = colours[number % colours.length];
+    chip.textContent = label;
+    chip.addEventListener("click", () => { state.paintLabel = label; showRegionPicker(); });
+    return chip;
+  }));
+}
+
+function paintSquare([file, rank]) {
+  const row = state.grid.length - 1 - rank;
+  const cells = [...state.grid[row]];
+  if (file >= cells.length || cells[file] === state.paintLabel) return;
+  cells[file] = state.paintLabel;
+  state.grid = state.grid.map((text, index) => (index === row ? cells.join("") : text));
+  $("grid-text").value = state.grid.join("\n");
+  draw();
+}
+
+async function generateGrid() {
+  if (state.job || state.generating || $("generate").disabled) return;
+  const seed = $("seed").value === "" ? Math.floor(Math.random() * 1e9) : Number($("seed").value);
+  const body = { puzzle: $("puzzle").value, n: whole("rows"), seed };
+  if (spec().takes_stars) body.stars = whole("stars");
+  if ($("time-limit").value !== "") body.time_limit = Number($("time-limit").value);
+  state.generating = true;
+  updateButtons();
+  say("status", `Generate: making a ${body.n}×${body.n} grid with one solution…`, "busy");
+  try {
+    const result = await post("/api/generate", body);
+    if (!result.grid) {
+      say("status", `Generate: ${result.note} (${result.seconds.toFixed(1)} s)`, "bad");
+    } else {
+      state.grid = result.grid;
+      state.pieces = [];
+      $("grid-text").value = state.grid.join("\n");
+      say("status", `Generate: a new grid with one solution, proven (seed ${seed}). Place the ${result.armies[0].piece}s!`, "good");
+      showFacts(result);
+      state.result = null;
+      refresh();
+    }
+  } catch (error) {
+    say("status", `Generate failed: ${error.message}`, "bad");
+  } finally {
+    state.generating = false;
+    updateButtons();
+  }
+}
+
 // ---------- the board and its verdict ----------
 
 function pieceOf(army) {
   if (state.armies[army]) return state.armies[army].piece;
+  if (regional()) return spec().takes_stars ? "star" : "crown";
   return spec().takes_piece ? $("piece").value.trim() || "?" : "queen";
 }
 
@@ -141,7 +282,9 @@ function draw() {
     })),
     attacked: squares(attackedShown()),
     conflicts: verdict ? verdict.conflicts.map(squares).filter((pair) => pair.length === 2) : [],
+    regions: regional() ? regionView() : null,
   });
+  showRegionPicker();
 }
 
 // The squares tinted when asked: those the pieces attack or, with several armies, those
@@ -174,7 +317,8 @@ function placed() {
 async function refresh() {
   writeHash();
   const piece = spec().takes_piece ? ` of ${$("piece").value.trim()}` : "";
-  $("board-title").textContent = `${$("puzzle").value}${piece} · ${whole("rows")}×${whole("cols")}`;
+  const stars = spec().takes_stars ? ` · ${whole("stars")} per row` : "";
+  $("board-title").textContent = `${$("puzzle").value}${piece} · ${whole("rows")}×${whole("cols")}${stars}`;
   draw();
   showArmies();
   const check = ++state.checks;
@@ -215,7 +359,8 @@ function showVerdict() {
     return;
   }
   if (!state.pieces.length) {
-    say("verdict", "Empty board: click squares to place pieces, or press Solve.", "neutral");
+    const what = regional() ? `${pieceOf(0)}s` : "pieces";
+    say("verdict", `Empty board: click squares to place ${what}, or press Solve.`, "neutral");
     return;
   }
   if (!verdict) {
@@ -224,11 +369,18 @@ function showVerdict() {
     return;
   }
   const pieces = state.pieces.length === 1 ? "1 piece" : `${state.pieces.length} pieces`;
-  if (verdict.status === "valid") {
+  const grid = regional();
+  if (verdict.status === "valid" && grid) {
+    const each = spec().takes_stars ? `${whole("stars")} ${pieceOf(0)}s` : `one ${pieceOf(0)}`;
+    say("verdict", `Solved: ${each} in every row, column and region, none touching.`, "valid");
+  } else if (verdict.status === "valid") {
     say("verdict", `Valid: ${pieces}, every rule kept.`, "valid");
   } else if (verdict.conflicts.length) {
     const count = verdict.conflicts.length;
-    say("verdict", `Invalid: ${count} ${count === 1 ? "attack" : "attacks"} (ringed in red).`, "invalid");
+    const what = grid ? (count === 1 ? "touching pair" : "touching pairs") : (count === 1 ? "attack" : "attacks");
+    say("verdict", `Invalid: ${count} ${what} (ringed in red).`, "invalid");
+  } else if (grid) {
+    say("verdict", `Not solved yet (${pieces}):`, "pending");
   } else {
     say("verdict", `Not a solution yet (${pieces}): no attacks, but`, "pending");
   }
@@ -264,7 +416,7 @@ function showArmies() {
 }
 
 function onSquare(square) {
-  if (state.job) return;
+  if (state.job || state.generating) return;
   const at = state.pieces.findIndex((piece) => piece.square[0] === square[0] && piece.square[1] === square[1]);
   if (at >= 0) state.pieces.splice(at, 1);
   else state.pieces.push({ army: state.army, square });
@@ -282,7 +434,9 @@ function onHover(square) {
   const piece = state.pieces.find((p) => p.square[0] === square[0] && p.square[1] === square[1]);
   const attacked = state.verdict && state.verdict.attacked.includes(name);
   const what = piece ? `${state.catalog.armies[piece.army]} ${pieceOf(piece.army)}` : (attacked ? "attacked" : "free");
-  $("hover").textContent = `${name}: ${what}`;
+  const grid = state.grid && regional() ? state.grid[state.grid.length - 1 - square[1]] : null;
+  const region = grid && grid[square[0]] ? ` · region ${grid[square[0]]}` : "";
+  $("hover").textContent = `${name}${region}: ${what}`;
 }
 
 // ---------- the buttons ----------
@@ -300,8 +454,13 @@ function updateButtons() {
     const unable = !solverTasks().includes(task);
     if (tooBig) notes.push(`${VERBS[task]}: boards up to ${most} a side on this server`);
     if (unable) notes.push(`${VERBS[task]}: not with the ${$("solver").value} engine`);
-    $(task).disabled = Boolean(state.job || state.optionsError || tooBig || unable);
+    $(task).disabled = Boolean(state.job || state.generating || state.optionsError || tooBig || unable);
   }
+  $("unique-check").disabled = $("count").disabled;
+  const most = state.limits.sides.generate;
+  const tooBig = regional() && side() > most;
+  if (tooBig) notes.push(`New grid: sizes up to ${most} on this server`);
+  $("generate").disabled = Boolean(state.job || state.generating || tooBig);
   $("task-limits").textContent = notes.join("; ");
   $("cancel").disabled = !state.job;
   $("previous").disabled = Boolean(state.job) || !state.offset;
@@ -310,10 +469,13 @@ function updateButtons() {
 
 // ---------- jobs: solve, optimize, count ----------
 
+// Solve, optimize, count, or (a region puzzle) a count that stops at 2: is it unique?
 async function runJob(task) {
-  if (state.job || $(task).disabled) return;
-  const body = { ...runOptions(), task };
+  const button = task === "unique" ? "unique-check" : task;
+  if (state.job || state.generating || $(button).disabled) return;
+  const body = { ...runOptions(), task: task === "unique" ? "count" : task };
   if (task === "count") Object.assign(body, { unique: $("unique").checked, optimal: $("optimal").checked });
+  if (task === "unique") body.limit = 2;
   let view;
   try {
     view = await post("/api/jobs", body);
@@ -408,6 +570,8 @@ function finish(view) {
   state.job = null;
   if (view.state === "failed") {
     say("status", `${VERBS[job.task]} failed: ${view.error}`, "bad");
+  } else if (view.result && job.task === "unique") {
+    showUniqueness(view.result, view.state === "cancelled");
   } else if (view.result) {
     showResult(view.result, view.state === "cancelled");
   } else {
@@ -416,7 +580,19 @@ function finish(view) {
   updateButtons();
 }
 
+// A count with limit 2: one solution, several, or none (the solution found stays hidden).
+function showUniqueness(result, cancelled) {
+  const words = result.count >= 2 ? "not unique (at least 2)"
+    : result.status !== "complete" ? "stopped before the check ended"
+      : result.count === 1 ? "unique" : "no solution";
+  const kind = { unique: "good", "no solution": "neutral" }[words] || "bad";
+  say("status", `Uniqueness: ${words}${cancelled ? " (cancelled)" : ""}`, kind);
+  showFacts({ ...result, uniqueness: words });
+  showProgress({ seconds: result.seconds, count: result.count, task: "count" });
+}
+
 function statusWords(result) {
+  if (result.task === "generate" && result.status === "feasible") return "a unique grid, proven";
   return {
     optimal: "optimal — proven",
     feasible: result.task === "optimize" ? "feasible — not proven optimal" : "feasible",
@@ -433,6 +609,8 @@ function showFacts(result) {
   $("passed-over").hidden = true;
   if (!result) return;
   const rows = [["status", "Status", statusWords(result)]];
+  if (result.uniqueness !== undefined) rows.unshift(["uniqueness", "Uniqueness", result.uniqueness]);
+  if (result.seed !== undefined) rows.push(["seed", "Seed", result.seed]);
   if (result.objective !== undefined) rows.push(["objective", "Best found", result.objective]);
   if (result.bound !== undefined) rows.push(["bound", "Bound", result.bound]);
   if (result.count !== undefined) {
@@ -467,6 +645,7 @@ function showResult(result, cancelled) {
   say("status", `${VERBS[result.task]}: ${statusWords(result)}${cancelled ? " (cancelled)" : ""}`, kind);
   showFacts(result);
   showProgress({ seconds: result.seconds, objective: result.objective, bound: result.bound, count: result.count, task: result.task });
+  if (result.grid) state.grid = result.grid;
   if (result.pieces.length || result.task !== "count") {
     state.armies = result.armies;
     state.pieces = fromJSON(result.pieces);
@@ -526,6 +705,12 @@ function readHash(hash) {
   const set = (id, value) => { if (value !== undefined) $(id).value = value; };
   set("rows", options.n ?? options.rows);
   set("cols", options.n ?? options.cols);
+  if (options.grid) {
+    state.grid = options.grid;
+    set("rows", options.grid.length);
+    set("cols", options.grid.length);
+  }
+  set("stars", options.stars);
   for (const [key, id] of [["piece", "piece"], ["armies", "armies"], ["white", "white"], ["time_limit", "time-limit"]]) {
     set(id, options[key]);
   }
@@ -596,10 +781,14 @@ function fillControls() {
 }
 
 function listen() {
-  for (const id of ["puzzle", "rows", "cols", "piece", "armies", "white", "count-kind", "count-value", "time-limit", "solver"]) {
+  for (const id of ["puzzle", "rows", "cols", "piece", "armies", "white", "count-kind", "count-value", "time-limit", "solver", "stars"]) {
     $(id).addEventListener("change", optionsChanged);
   }
   for (const task of TASKS) $(task).addEventListener("click", () => runJob(task));
+  $("unique-check").addEventListener("click", () => runJob("unique"));
+  $("generate").addEventListener("click", generateGrid);
+  $("grid-text").addEventListener("change", gridTyped);
+  $("paint").addEventListener("change", draw);
   $("cancel").addEventListener("click", cancel);
   $("next").addEventListener("click", () => browse(1));
   $("previous").addEventListener("click", () => browse(-1));

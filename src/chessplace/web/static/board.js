@@ -1,6 +1,7 @@
 // The board as SVG, drawn as the SVG export draws it (src/chessplace/svgboard.py):
 // the same squares, labels, glyphs, army colours, tint and conflict marks. The colours
-// and sizes come from the server (GET /api/catalog, "drawing").
+// and sizes come from the server (GET /api/catalog, "drawing"). A grid of regions is drawn
+// as the export draws it too: each square in its region's colour, walls between regions.
 const NS = "http://www.w3.org/2000/svg";
 const FRAME = "#3b3a36";
 const LABEL = "#e8e6e3";
@@ -38,16 +39,44 @@ export function pieceLook(name, catalog) {
 }
 
 export class Board {
+  // onSquare(square) on a click; with `painter` set ({paint(square), done()}), a press
+  // and a drag over squares paint them instead.
   constructor(container, drawing, onSquare, onHover) {
     this.container = container;
     this.drawing = drawing;
     this.onSquare = onSquare;
     this.onHover = onHover;
+    this.painter = null;
+    this.dragging = false;
+    this.svg = null;
     this.rows = 0;
     this.cols = 0;
+    container.addEventListener("click", (event) => {
+      const square = this.painter ? null : this.squareAt(event);
+      if (square) this.onSquare(square);
+    });
+    container.addEventListener("pointerdown", (event) => {
+      const square = this.painter ? this.squareAt(event) : null;
+      if (!square) return;
+      event.preventDefault();
+      this.dragging = true;
+      this.painter.paint(square);
+    });
+    container.addEventListener("pointermove", (event) => {
+      const square = this.squareAt(event);
+      if (this.dragging && this.painter && square) this.painter.paint(square);
+      this.track(square);
+    });
+    container.addEventListener("pointerleave", () => this.track(null));
+    window.addEventListener("pointerup", () => {
+      if (!this.dragging) return;
+      this.dragging = false;
+      if (this.painter) this.painter.done();
+    });
   }
 
-  // Draw `view`: {rows, cols, pieces: [{army index, square, look}], attacked, conflicts}.
+  // Draw `view`: {rows, cols, pieces: [{army index, square, look}], attacked, conflicts,
+  // regions: null or region numbers and labels by [rank][file]}.
   draw(view) {
     const { square: S, margin: M } = this.drawing;
     this.rows = view.rows;
@@ -60,20 +89,17 @@ export class Board {
     svg.setAttribute("aria-label", `${view.rows}×${view.cols} board, ${view.pieces.length} pieces`);
     this.container.style.setProperty("--ratio", String(width / height));
     add(svg, "rect", { width, height, fill: FRAME });
-    this.squares(svg, view.rows, view.cols);
+    if (view.regions) this.regions(svg, view.regions);
+    else this.squares(svg, view.rows, view.cols);
     if (view.attacked.length) this.tint(svg, view.attacked);
+    if (view.regions) this.walls(svg, view.regions);
     this.labels(svg, view.rows, view.cols);
     for (const piece of view.pieces) this.piece(svg, piece);
     this.conflicts(svg, view.conflicts);
     this.hover = add(svg, "rect", {
       class: "hover", width: S, height: S, fill: "none", visibility: "hidden",
     });
-    svg.addEventListener("click", (event) => {
-      const square = this.squareAt(svg, event);
-      if (square) this.onSquare(square);
-    });
-    svg.addEventListener("pointermove", (event) => this.track(svg, event));
-    svg.addEventListener("pointerleave", () => this.track(svg, null));
+    this.svg = svg;
     this.container.replaceChildren(svg);
   }
 
@@ -96,6 +122,43 @@ export class Board {
     add(pattern, "rect", { x: S - first, y: S, width: S, height: S, fill: dark });
     add(svg, "rect", {
       class: "squares", x: M, y: M, width: cols * S, height: rows * S, fill: "url(#checks)",
+    });
+  }
+
+  // Each square in its region's colour ({numbers, labels} by [rank][file]; a cell
+  // missing from a ragged grid stays light).
+  regions(svg, { numbers, labels }) {
+    const { square: S, light, regions: colours } = this.drawing;
+    const group = add(svg, "g", { class: "regions" });
+    for (let rank = 0; rank < this.rows; rank++) {
+      for (let file = 0; file < this.cols; file++) {
+        const number = numbers[rank] ? numbers[rank][file] : undefined;
+        const [x, y] = this.corner([file, rank]);
+        add(group, "rect", {
+          x, y, width: S, height: S, class: "region",
+          fill: number === undefined ? light : colours[number % colours.length],
+          "data-square": fileName(file) + (rank + 1), "data-region": labels[rank][file] || "",
+        });
+      }
+    }
+  }
+
+  // A dark line along every edge between two regions, as the export draws them.
+  walls(svg, { numbers }) {
+    const S = this.drawing.square;
+    const at = (file, rank) => (numbers[rank] ? numbers[rank][file] : undefined);
+    const path = [];
+    for (let rank = 0; rank < this.rows; rank++) {
+      for (let file = 0; file < this.cols; file++) {
+        const [x, y] = this.corner([file, rank]);
+        const here = at(file, rank);
+        if (file + 1 < this.cols && at(file + 1, rank) !== here) path.push(`M${x + S} ${y}v${S}`);
+        if (rank + 1 < this.rows && at(file, rank + 1) !== here) path.push(`M${x} ${y}h${S}`);
+      }
+    }
+    add(svg, "path", {
+      class: "walls", d: path.join(""), stroke: this.drawing.ink, "stroke-width": 3,
+      "stroke-linecap": "square", fill: "none",
     });
   }
 
@@ -178,9 +241,9 @@ export class Board {
   }
 
   // The [file, rank] under a pointer event, or null off the squares.
-  squareAt(svg, event) {
+  squareAt(event) {
     const { square: S, margin: M } = this.drawing;
-    const matrix = svg.getScreenCTM();
+    const matrix = this.svg ? this.svg.getScreenCTM() : null;
     if (!matrix) return null;
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
     const file = Math.floor((point.x - M) / S);
@@ -189,8 +252,8 @@ export class Board {
     return [file, rank];
   }
 
-  track(svg, event) {
-    const square = event ? this.squareAt(svg, event) : null;
+  track(square) {
+    if (!this.hover) return;
     this.hover.setAttribute("visibility", square ? "visible" : "hidden");
     if (square) {
       const [x, y] = this.corner(square);
