@@ -298,7 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="TASK=N",
-        help="largest board side for a task (solve, optimize, count, solutions, verify, render)",
+        help="largest board side for a task (solve, optimize, count, solutions, verify, render, "
+        "generate)",
     )
     demo = commands.add_parser("demo", help="the classic puzzles one after the other")
     demo.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
