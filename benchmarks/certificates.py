@@ -55,7 +55,10 @@ def main() -> int:
             write_certificate(directory, problem, "optimize", result, f"benchmark {name} {n}")
             certify = time.perf_counter() - started
             refutation = json.loads((directory / "manifest.json").read_text())["refutation"]
-            megabytes = (directory / refutation["proof"]).stat().st_size / 1e6
+            megabytes = (
+                sum((directory / proof["proof"]).stat().st_size for proof in refutation["proofs"])
+                / 1e6
+            )
             started = time.perf_counter()
             verdict = check_certificate(directory)
             check = time.perf_counter() - started

@@ -250,3 +250,97 @@ def test_the_counting_clauses_agree_with_brute_force(size: int) -> None:
                     fixed = [v if on else -v for v, on in zip(items, values, strict=True)]
                     want = sum(values) >= k if way == "at_least" else sum(values) <= k
                     assert solver.solve(assumptions=fixed) == want, (way, k, values)
+
+
+@checks_proofs
+def test_a_tampered_line_variable_clause_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    placement = 2 * 25  # a(5): two armies on 25 squares, then the line variables
+
+    def weaken(lines: list[str]) -> list[str]:
+        at = next(
+            i
+            for i, line in enumerate(lines)
+            if line[0] not in "cp" and len(line.split()) == 3 and int(line.split()[1]) > placement
+        )
+        return [*lines[:at], *lines[at + 1 :]]
+
+    edit_lines(copy / "refutation.cnf", weaken)
+    rehash(copy)
+    assert "refutation.cnf differs from the formula regenerated" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_symmetry_that_misplaces_line_variables_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    path = copy / "symmetries.json"
+    data = json.loads(path.read_text())
+    first = data["permutations"][0]
+    first[50], first[52] = first[52], first[50]  # white's lines 0 and 1 swapped
+    path.write_text(json.dumps(data))
+    rehash(copy)
+    assert "symmetry 1 is not a symmetry of the formula" in rejected(capsys, copy)
+
+
+def test_the_line_variables_allow_exactly_the_peaceable_placements() -> None:
+    """Random placements of two queen armies on 4×4: the rules with line variables
+    are satisfiable under them exactly when the checker's own attack rules accept them."""
+    import random
+
+    from pysat.solvers import Solver
+
+    from chessplace.certificates.formula import ride_lines, rule_clauses
+    from chessplace.certificates.spec import ArmySpec, Spec
+    from chessplace.certificates.witness import witness_fault
+
+    armies = tuple(ArmySpec(name, "Q", 0, None, False) for name in ("white", "black"))
+    spec = Spec(4, 4, armies, False, False, False, True)
+    assert len(ride_lines(spec)) == 4 + 4 + 5 + 5
+    chance = random.Random(12)
+    seen = {True: 0, False: 0}
+    with Solver(name="glucose4", bootstrap_with=rule_clauses(spec)) as solver:
+        for _ in range(400):
+            squares = chance.sample(range(16), chance.randint(1, 6))
+            cut = chance.randint(0, len(squares))
+            placed = [
+                {spec.square_of(s): None for s in part} for part in (squares[:cut], squares[cut:])
+            ]
+            units = [spec.var(a, sq) for a in range(2) for sq in placed[a]]
+            units += [
+                -spec.var(a, spec.square_of(s))
+                for a in range(2)
+                for s in range(16)
+                if spec.square_of(s) not in placed[a]
+            ]
+            valid = witness_fault(spec, placed) is None
+            assert solver.solve(assumptions=units) == valid, placed
+            seen[valid] += 1
+    assert min(seen.values()) > 20
+
+
+@pytest.fixture
+def split_a6(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A certificate of a(6) = 5 split into cubes as large boards are (64 proofs)."""
+    from chessplace.certificates import writer
+
+    monkeypatch.setattr(writer, "SPLIT_FROM_SQUARES", 36)
+    directory = tmp_path_factory.mktemp("a6")
+    assert main(["optimize", "peaceable-queens", "-n", "6", "--certificate", str(directory)]) == 0
+    return directory
+
+
+@checks_proofs
+def test_cubes_are_certified_and_a_dropped_cube_is_rejected(
+    capsys: pytest.CaptureFixture[str], split_a6: Path
+) -> None:
+    capsys.readouterr()
+    code, out, _ = run(capsys, "check", str(split_a6))
+    assert code == 0 and "64 cubes covering all" in out, out
+    manifest = json.loads((split_a6 / "manifest.json").read_text())
+    dropped = manifest["refutation"]["proofs"].pop(17)
+    del manifest["files"][dropped["proof"]]
+    (split_a6 / "manifest.json").write_text(json.dumps(manifest))
+    out = rejected(capsys, split_a6)
+    assert "cover: the cubes give 63 of the 64 sign patterns" in out

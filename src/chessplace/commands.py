@@ -41,6 +41,7 @@ def run(arguments: argparse.Namespace) -> int:
     """Dispatch one parsed command; bad input surfaces as :class:`UsageError`."""
     if getattr(arguments, "certificate", None):
         certificates.refuse_uncertifiable(arguments)
+        arguments.started = time.monotonic()  # the certificate gets what the limit leaves
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "solve": _solve,
         "optimize": _optimize,
@@ -347,7 +348,7 @@ def _report(arguments: argparse.Namespace, problem: Problem, task: str, result: 
             print(render_text(result.placement, arguments.ascii))
         print(summary_line(problem, task, result))
     if getattr(arguments, "certificate", None):
-        certificates.certify(arguments, problem, task, result)
+        certificates.certify(arguments, problem, task, result, arguments.started)
     return exit_code(task, result)
 
 

@@ -3,8 +3,10 @@
 Trusted side. It reads the manifest's problem and claim, checks every file's
 SHA-256, checks the witness with its own attack rules, confirms that each
 listed permutation is a symmetry, regenerates the refuted formula itself
-(lex-leader clauses included) and compares it with the shipped one, and hands
-the proof with the *regenerated* formula to an independent DRUP checker.
+(lex-leader clauses included) and compares it with the shipped one, confirms
+that the cubes cover every assignment (all sign patterns of the split
+variables), and hands each cube's proof with the *regenerated* formula and the
+cube's literals as unit clauses to an independent DRUP checker.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from chessplace.certificates.formula import (
     claim_bounds,
+    named_variables,
     refutation_formula,
     rule_clauses,
     symmetry_fault,
@@ -26,8 +29,10 @@ from chessplace.certificates.proofcheck import checker_name, proof_fault
 from chessplace.certificates.spec import Spec, SpecError
 from chessplace.certificates.witness import objective, read_witness, witness_fault
 
-FORMAT = "chessplace-certificate/1"
+FORMAT = "chessplace-certificate/2"
 MAX_MANIFEST_BYTES = 1 << 20
+MAX_SPLIT = 16
+"""The most variables cubes may be split on (2**16 cubes)."""
 
 
 class NotACertificate(ValueError):
@@ -152,7 +157,6 @@ def _check_refutation(
 ) -> str:
     entry = manifest.get("refutation")
     shipped = _listed(contents, entry, "formula", "refuted formula")
-    proof = _listed(contents, entry, "proof", "proof")
     assert isinstance(entry, dict)
     bounds = claim_bounds(spec, claim)
     permutations = _permutations(_listed(contents, entry, "symmetries", "symmetries"))
@@ -162,17 +166,56 @@ def _check_refutation(
         if fault:
             raise Rejected(f"symmetry {number} is not a symmetry of the formula: it {fault}")
     formula = refutation_formula(spec, bounds, permutations)
-    regenerated = formula.dimacs()
-    if _clauses_text(shipped) != _clauses_text(regenerated.encode()):
+    if _clauses_text(shipped) != _clauses_text(formula.dimacs().encode()):
         raise Rejected(f"{entry['formula']} differs from the formula regenerated from the problem")
-    fault = proof_fault(regenerated, proof.decode("utf-8", errors="replace"))
-    if fault:
-        raise Rejected(f"{entry['proof']}: {fault}")
+    cubes = _cubes(spec, entry)
+    for cube, proof_entry in cubes:
+        proof = _listed(contents, proof_entry, "proof", "proof")
+        text = refutation_formula(spec, bounds, permutations, cube).dimacs()
+        fault = proof_fault(text, proof.decode("utf-8", errors="replace"))
+        if fault:
+            raise Rejected(f"{proof_entry['proof']}: {fault}")
     statement = "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
+    split = f", {len(cubes)} cubes covering all" if len(cubes) > 1 else ""
     return (
         f"refuted: {statement} ({len(formula.clauses):,} clauses, "
-        f"{len(permutations)} symmetries confirmed, proof checked by {checker_name()})"
+        f"{len(permutations)} symmetries confirmed{split}, proofs checked by {checker_name()})"
     )
+
+
+def _cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dict[str, Any]]]:
+    """Each cube with its proof's entry, once the cubes are seen to cover every
+    assignment: each fixes every split variable, in the split's order, and all
+    2**k sign patterns are there (no split: one empty cube)."""
+    split, proofs = entry.get("split"), entry.get("proofs")
+    if not isinstance(split, list) or not all(_is_count(v) for v in split):
+        raise Rejected("cover: no list of split variables")
+    if len(split) > MAX_SPLIT or len(set(split)) != len(split):
+        raise Rejected(f"cover: expected at most {MAX_SPLIT} distinct split variables")
+    if not all(1 <= v <= named_variables(spec) for v in split):
+        raise Rejected("cover: a split variable is not a placement or line variable")
+    if not isinstance(proofs, list) or not all(isinstance(p, dict) for p in proofs):
+        raise Rejected("cover: no list of proofs with their cubes")
+    cubes: list[tuple[list[int], dict[str, Any]]] = []
+    patterns: set[tuple[bool, ...]] = set()
+    for number, proof in enumerate(proofs, 1):
+        cube = proof.get("cube")
+        if (
+            not isinstance(cube, list)
+            or len(cube) != len(split)
+            or not all(
+                isinstance(lit, int) and abs(lit) == v for lit, v in zip(cube, split, strict=True)
+            )
+        ):
+            raise Rejected(f"cover: cube {number} does not fix each split variable in order")
+        patterns.add(tuple(lit > 0 for lit in cube))
+        cubes.append((cube, proof))
+    if len(patterns) != 2 ** len(split):
+        raise Rejected(
+            f"cover: the cubes give {len(patterns)} of the {2 ** len(split)} sign patterns"
+            f" of the {len(split)} split variables, so they do not cover every assignment"
+        )
+    return cubes
 
 
 def _permutations(data: bytes) -> list[list[int]]:

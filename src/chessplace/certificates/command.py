@@ -5,27 +5,51 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import time
 from pathlib import Path
 
+from chessplace.control import Control
 from chessplace.exits import EXIT_NO, EXIT_OK, UsageError
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES
 from chessplace.result import Result
+from chessplace.supervision import stop_on_interrupt
 
 
-def certify(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> None:
+def certify(
+    arguments: argparse.Namespace, problem: Problem, task: str, result: Result, started: float
+) -> None:
     """Write the certificate ``--certificate`` asks for, and say so on stderr; an
-    answer that is not proven gets a one-line note instead."""
+    answer that is not proven gets a one-line note instead. The certificate gets
+    what is left of ``--time-limit`` (counted from ``started``, a monotonic time)
+    and stops at Ctrl-C or SIGTERM, leaving no certificate behind."""
+    from chessplace.certificates.proving import StoppedProving
     from chessplace.certificates.writer import CannotCertify, write_certificate
 
     command = shlex.join(["chessplace", *sys.argv[1:]])
+    limit = arguments.time_limit
+    left = None if limit is None else limit - (time.monotonic() - started)
     try:
-        line = write_certificate(Path(arguments.certificate), problem, task, result, command)
+        if left is not None and left <= 0:
+            raise StoppedProving
+        control = Control(left)
+        with stop_on_interrupt(control):
+            line = write_certificate(
+                Path(arguments.certificate), problem, task, result, command, control
+            )
+    except StoppedProving:
+        why = "by the time limit" if _expired(started, limit) else "(Ctrl-C or SIGTERM)"
+        line = f"no certificate: stopped {why} before it was complete; none written"
     except CannotCertify as error:
         line = f"no certificate: {error}"
     except ImportError:
         raise UsageError("certificates need: pip install 'chessplace[certify]'") from None
     print(f"chessplace: {line}", file=sys.stderr)
+
+
+def _expired(started: float, limit: float | None) -> bool:
+    """Whether the time limit, counted from ``started``, has passed."""
+    return limit is not None and time.monotonic() - started >= limit
 
 
 def check(arguments: argparse.Namespace) -> int:

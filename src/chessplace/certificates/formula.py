@@ -10,6 +10,20 @@ built here from the permutations a certificate lists, after
 bounds onto themselves. Everything is sorted so that the DIMACS text, and so
 its SHA-256, depends on nothing but the problem, the bounds and the
 permutations.
+
+Line variables (peaceable armies: two or more, whose own pieces may attack
+each other). Along a line of an unlimited ride every square attacks every
+other (blockers ignored), so "no two armies attack each other along this
+line" is exactly "no two armies both stand on it". The formula says so with
+one variable per army and line, "the army stands on the line":
+``x(a, s) → L(a, l)`` for every square ``s`` of ``l``, and ``¬L(a, l) ∨ ¬L(b, l)``
+for armies ``a < b``; pairs that no such line joins (limited moves) keep their
+binary clauses. The placements that satisfy these clauses (for some values
+of the line variables) are exactly those that satisfy the binary clauses of
+every pair on the lines: given a placement with no line shared, set
+``L(a, l)`` true iff army ``a`` has a piece on ``l``; conversely two armies on
+one line would make both its variables true. So refuting the formula with
+line variables refutes the placement problem.
 """
 
 from __future__ import annotations
@@ -17,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chessplace.certificates.spec import Spec
+from chessplace.certificates.spec import Spec, parse_moves
 
 Clause = tuple[int, ...]
 
@@ -49,9 +63,51 @@ def army_variables(spec: Spec, army: int) -> tuple[int, ...]:
     return tuple(range(first, first + spec.squares))
 
 
+def ride_lines(spec: Spec) -> list[tuple[int, ...]]:
+    """The lines that get line variables: for peaceable armies (two or more, not
+    independent), every line of two squares or more along an unlimited ride of
+    the piece; none otherwise. Each line lists its square indices in order; the
+    lines come one of each direction in turn (orthogonal directions first)."""
+    if len(spec.armies) < 2 or spec.independent:
+        return []
+    moves = parse_moves(spec.armies[0].betza)
+    directions = sorted(
+        {max(step, (-step[0], -step[1])) for step, reach in moves.items() if reach is None},
+        key=lambda step: (0 in step, step),
+        reverse=True,
+    )
+    families: list[list[tuple[int, ...]]] = []
+    for dx, dy in directions:
+        family = []
+        for start in range(spec.squares):
+            x, y = spec.square_of(start)
+            if spec.on_board((x - dx, y - dy)):
+                continue
+            line = []
+            while spec.on_board((x, y)):
+                line.append(y * spec.cols + x)
+                x, y = x + dx, y + dy
+            if len(line) >= 2:
+                family.append(tuple(line))
+        families.append(family)
+    longest = max((len(family) for family in families), default=0)
+    return [family[i] for i in range(longest) for family in families if i < len(family)]
+
+
+def named_variables(spec: Spec) -> int:
+    """Placement variables, then line variables: the ones permutations act on."""
+    return len(spec.armies) * (spec.squares + len(ride_lines(spec)))
+
+
+def line_var(spec: Spec, army: int, line: int) -> int:
+    """The variable "``army`` stands on line number ``line``" of :func:`ride_lines`."""
+    return len(spec.armies) * (spec.squares + line) + army + 1
+
+
 def rule_clauses(spec: Spec) -> list[Clause]:
     """The rules of the problem, no counts: one army per square, no attacks
-    that the rules forbid, every square covered when dominating."""
+    that the rules forbid (through line variables along ride lines, see the
+    module's docstring), every square covered when dominating."""
     clauses: set[Clause] = set()
     armies = range(len(spec.armies))
     for s in range(spec.squares):
@@ -60,11 +116,21 @@ def rule_clauses(spec: Spec) -> list[Clause]:
             for b in armies:
                 if a < b:
                     clauses.add(_sorted((-spec.var(a, square), -spec.var(b, square))))
+    lines = ride_lines(spec)
+    joined: set[tuple[int, int]] = set()
+    for number, line in enumerate(lines):
+        joined.update((s, t) for s in line for t in line if s < t)
+        for a in armies:
+            flag = line_var(spec, a, number)
+            clauses.update(_sorted((-spec.var(a, spec.square_of(s)), flag)) for s in line)
+            for b in armies:
+                if a < b:
+                    clauses.add((-flag, -line_var(spec, b, number)))
     pairs = spec.reach_pairs()
     for s, t in pairs:
         for a in armies:
             for b in armies:
-                if a != b or spec.independent:
+                if (a != b and (s, t) not in joined) or spec.independent:
                     u, v = spec.var(a, spec.square_of(s)), spec.var(b, spec.square_of(t))
                     clauses.add(_sorted((-u, -v)))
     if spec.dominating:
@@ -110,10 +176,12 @@ def symmetry_fault(
     spec: Spec, rules: Sequence[Clause], bounds: Sequence[Bound], permutation: Sequence[int]
 ) -> str | None:
     """Why ``permutation`` (``permutation[v-1]`` is the image of variable ``v``) is not
-    a symmetry of the rules and the bounds; None when it is."""
-    count = len(spec.armies) * spec.squares
+    a symmetry of the rules and the bounds; None when it is. It must permute all the
+    placement and line variables (:func:`named_variables`), map every rule clause
+    onto a rule clause and every bound onto a bound."""
+    count = named_variables(spec)
     if len(permutation) != count or sorted(permutation) != list(range(1, count + 1)):
-        return f"is not a permutation of the {count} placement variables"
+        return f"is not a permutation of the {count} placement and line variables"
 
     def image(literal: int) -> int:
         mapped = permutation[abs(literal) - 1]
@@ -129,6 +197,14 @@ def symmetry_fault(
         if moved not in kinds:
             return f"maps the bound '{bound.describe(spec)}' onto no bound of the formula"
     return None
+
+
+def lex_order(spec: Spec) -> list[int]:
+    """The order lex-leader clauses compare variables in: line variables (their
+    numbering), then placement variables. Any fixed order of all the variables a
+    symmetry permutes is sound."""
+    placement = len(spec.armies) * spec.squares
+    return list(range(placement + 1, named_variables(spec) + 1)) + list(range(1, placement + 1))
 
 
 class Formula:
@@ -190,10 +266,12 @@ class Formula:
                     self.clauses.append((*need, outputs[min(a + b, len(outputs)) - 1]))
         return outputs
 
-    def lex_leader(self, permutation: Sequence[int]) -> None:
-        """x ≤lex x∘σ over variables 1..n: at the first i with x_i ≠ x_σ(i), x_i is false."""
+    def lex_leader(self, permutation: Sequence[int], order: Sequence[int]) -> None:
+        """x ≤lex x∘σ comparing the variables in ``order`` (all those σ moves): at the
+        first i with x_i ≠ x_σ(i), x_i is false."""
         equal: int | None = None  # the prefix so far is equal (None: trivially true)
-        for i, j in enumerate(permutation, 1):
+        for i in order:
+            j = permutation[i - 1]
             if i == j:
                 continue
             guard = () if equal is None else (-equal,)
@@ -217,14 +295,15 @@ def refutation_formula(
     cube: Sequence[int] = (),
 ) -> Formula:
     """Rules, bounds, lex-leader clauses and the cube's literals as units, in that order."""
-    formula = Formula(len(spec.armies) * spec.squares)
+    formula = Formula(named_variables(spec))
     formula.clauses += rule_clauses(spec)
     for bound in bounds:
         formula.at_least(bound.variables, bound.least)
         if bound.most is not None:
             formula.at_most(bound.variables, bound.most)
+    order = lex_order(spec)
     for permutation in permutations:
-        formula.lex_leader(permutation)
+        formula.lex_leader(permutation, order)
     formula.clauses += [(literal,) for literal in cube]
     return formula
 

@@ -1,7 +1,8 @@
 """The permutations a certificate offers for symmetry breaking (untrusted side).
 
 Each is a board symmetry combined with a renumbering of armies that have the
-same bounds, written as a permutation of the placement variables. Nothing here
+same bounds, written as a permutation of the placement and line variables
+(:func:`~chessplace.certificates.formula.ride_lines`). Nothing here
 is trusted: the checker confirms every permutation is a symmetry of the
 formula before it builds lex-leader clauses from it.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import permutations
 
+from chessplace.certificates.formula import line_var, named_variables, ride_lines
 from chessplace.certificates.spec import Spec, Square
 
 
@@ -41,20 +43,31 @@ def symmetry_permutations(spec: Spec) -> list[list[int]]:
         for p in permutations(range(len(kinds)))
         if all(kinds[i] == kinds[j] for i, j in enumerate(p))
     ]
+    lines = ride_lines(spec)
+    line_of = {frozenset(line): number for number, line in enumerate(lines)}
     found: list[list[int]] = []
     seen: set[tuple[int, ...]] = set()
-    identity = tuple(range(1, len(spec.armies) * spec.squares + 1))
+    identity = tuple(range(1, named_variables(spec) + 1))
     for board_map in _board_maps(spec.rows, spec.cols):
+        moved = [_index(spec, board_map(spec.square_of(s))) for s in range(spec.squares)]
+        lines_moved = [line_of[frozenset(moved[s] for s in line)] for line in lines]
         for renumbering in renumberings:
             image = [0] * len(identity)
             for army in range(len(spec.armies)):
                 for s in range(spec.squares):
-                    square = spec.square_of(s)
-                    image[spec.var(army, square) - 1] = spec.var(
-                        renumbering[army], board_map(square)
+                    image[spec.var(army, spec.square_of(s)) - 1] = spec.var(
+                        renumbering[army], spec.square_of(moved[s])
+                    )
+                for number, target in enumerate(lines_moved):
+                    image[line_var(spec, army, number) - 1] = line_var(
+                        spec, renumbering[army], target
                     )
             key = tuple(image)
             if key != identity and key not in seen:
                 seen.add(key)
                 found.append(image)
     return found
+
+
+def _index(spec: Spec, square: Square) -> int:
+    return square[1] * spec.cols + square[0]

@@ -1,0 +1,100 @@
+"""Proof-logging solves for a certificate, in child processes (untrusted side).
+
+Each refutation (the whole formula, or one cube of it) is solved by Glucose 4
+through PySAT with proof logging in a child process of its own, a few at a
+time (one per core). The child writes its DRUP proof straight to the
+certificate's directory and reports the number of steps. A stop or the time
+limit of the run's :class:`~chessplace.control.Control` kills the children at
+once (PySAT's solve cannot be interrupted from Python), and every child dies
+with this process (:mod:`chessplace.solvers.children`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from pathlib import Path
+from typing import Any
+
+from chessplace.control import Control
+from chessplace.solvers import children
+
+PROOF_SOLVER = "glucose4"
+POLL_SECONDS = 0.1
+
+
+class StoppedProving(Exception):
+    """A stop or the time limit came before every refutation was proved."""
+
+
+class WrongAnswer(RuntimeError):
+    """The certifying solver found a placement the engine said cannot exist."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """Refute ``clauses`` and write the proof to ``proof``."""
+
+    clauses: Sequence[Sequence[int]]
+    proof: Path
+
+
+@dataclass(frozen=True)
+class Proved:
+    steps: int
+    seconds: float
+
+
+def prove_all(jobs: Sequence[Job], control: Control) -> list[Proved]:
+    """Refute every job, at most ``control.cores()`` at once; the proofs' sizes and
+    times in the jobs' order. :class:`StoppedProving` once ``control`` stops,
+    :class:`WrongAnswer` if a formula is satisfiable."""
+    proved: dict[int, Proved] = {}
+    waiting = list(enumerate(jobs))
+    running: dict[Any, tuple[int, children.Child]] = {}
+    try:
+        while waiting or running:
+            if control.stopped:
+                raise StoppedProving
+            while waiting and len(running) < control.cores():
+                number, job = waiting.pop(0)
+                child = children.start(_refute, job.clauses, str(job.proof))
+                running[child.receiver] = (number, child)
+            for ready in wait(list(running), timeout=POLL_SECONDS):
+                number, child = running.pop(ready)
+                try:
+                    answer = child.receiver.recv()
+                except EOFError:
+                    answer = ("died",)
+                finally:
+                    child.end()
+                if answer[0] == "sat":
+                    raise WrongAnswer(
+                        f"{PROOF_SOLVER} satisfies a refuted formula: the answer is wrong"
+                    )
+                if answer[0] != "unsat":
+                    raise RuntimeError(f"the proof-logging {PROOF_SOLVER} process died")
+                proved[number] = Proved(answer[1], answer[2])
+    finally:
+        for _, child in running.values():
+            child.end()
+    return [proved[number] for number in range(len(jobs))]
+
+
+def _refute(sender: Any, clauses: Sequence[Sequence[int]], proof: str) -> None:
+    """In the child: solve, write the proof (ending in the empty clause), report."""
+    from pysat.solvers import Solver
+
+    started = time.perf_counter()
+    with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+        if solver.solve():
+            sender.send(("sat",))
+            return
+        steps = list(solver.get_proof() or [])
+    if not steps or steps[-1].strip() != "0":
+        steps.append("0")  # refuted by propagation alone: the empty clause is RUP
+    with open(proof, "w", encoding="utf-8") as out:
+        out.writelines(line + "\n" for line in steps)
+    sender.send(("unsat", len(steps), time.perf_counter() - started))

@@ -1,0 +1,86 @@
+"""A certificate's proof honours the time limit, Ctrl-C and SIGTERM: it stops within
+seconds, keeps the answer's exit code, says so in one line and leaves no certificate
+(and no process) behind. a(10) = 14: the engine answers in seconds, the proof takes
+minutes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import suppress
+from pathlib import Path
+
+import pytest
+
+from tests.processes import children, group
+
+pytest.importorskip("pysat", reason="certificates are written with python-sat")
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+
+A10 = ("optimize", "peaceable-queens", "-n", "10", "--json")
+
+
+def start(directory: Path, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "chessplace", *A10, "--certificate", str(directory), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def finish(process: subprocess.Popen[str], seconds: float) -> tuple[int, str, str]:
+    try:
+        out, err = process.communicate(timeout=seconds)
+    finally:
+        for pid in group(process.pid):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait()
+    return process.returncode, out, err
+
+
+def assert_nothing_left(directory: Path) -> None:
+    assert not (directory / "manifest.json").exists()
+    assert sorted(p.name for p in directory.iterdir()) == []
+
+
+def test_the_time_limit_stops_the_proof(tmp_path: Path) -> None:
+    limit = 8
+    started = time.monotonic()
+    code, out, err = finish(start(tmp_path, "--time-limit", str(limit)), limit + 60)
+    assert time.monotonic() - started < limit + 15, err
+    lines = [line for line in err.splitlines() if "certificate" in line]
+    if json.loads(out)["status"] == "optimal":
+        assert code == 0
+        assert lines == [
+            "chessplace: no certificate: stopped by the time limit before it was complete;"
+            " none written"
+        ], err
+    else:  # a loaded machine: the engine itself ran out of time
+        assert code == 3 and "no certificate: only proven answers" in err
+    assert_nothing_left(tmp_path)
+
+
+def test_sigterm_stops_the_proof_and_its_processes(tmp_path: Path) -> None:
+    process = start(tmp_path)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "witness.json").exists() or not children(process.pid):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    time.sleep(1)
+    assert children(process.pid), "no proof-logging child at work"
+    process.send_signal(signal.SIGTERM)
+    stopped = time.monotonic()
+    code, out, err = finish(process, 60)
+    assert time.monotonic() - stopped < 10, err
+    assert code == 0 and json.loads(out)["status"] == "optimal"
+    assert "no certificate: stopped (Ctrl-C or SIGTERM)" in err and "Traceback" not in err
+    time.sleep(1)
+    assert group(process.pid) == []
+    assert_nothing_left(tmp_path)
