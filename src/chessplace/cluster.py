@@ -41,7 +41,7 @@ def dask_client(
                 n_workers=count,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: never a clash with another cluster
                 silence_logs=logging.ERROR,  # not a warning per chunk cancelled by a stop
             ) as cluster,
             Client(cluster) as client,
