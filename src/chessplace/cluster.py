@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,16 +31,16 @@ def dask_client(
     The local workers die with this process however it ends, SIGKILL
     included: each holds a pipe to its nanny here and exits when the pipe
     closes (distributed's ``AsyncProcess``). A scheduler that does not
-    answer within ``connect`` seconds raises ``ConnectionError`` (an
-    ``OSError``) with a one-line message.
+    finish Dask's handshake within ``connect`` seconds (nothing listening,
+    a peer that stays silent or speaks another protocol, a malformed address)
+    raises ``ConnectionError`` (an ``OSError``) with a one-line message.
     """
     from distributed import Client, LocalCluster
 
     if dask == "local":
-        count = workers or os.cpu_count() or 1
         with (
             LocalCluster(
-                n_workers=count,
+                n_workers=workers or os.cpu_count() or 1,
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
@@ -49,10 +51,36 @@ def dask_client(
             yield client
         return
     try:
+        _handshake(dask, connect)
         client = Client(dask, timeout=connect)
-    except (OSError, ValueError, TypeError):
-        raise ConnectionError(
-            f"cannot reach the Dask scheduler at {dask} within {connect:.3g} s"
-        ) from None
+    except Exception as error:
+        raise ConnectionError(_unreachable(dask, connect, error)) from None
     with client:
         yield client
+
+
+def _handshake(address: str, seconds: float) -> None:
+    """Open a comm to ``address`` and exchange Dask's handshake, all within ``seconds``.
+
+    ``distributed.Client`` bounds only the connection by its timeout, not the
+    handshake read after it, so a silent peer would hold it for good."""
+    from distributed.comm.core import connect
+
+    async def shake() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds)
+        await comm.close()
+
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever the caller runs
+        thread.submit(asyncio.run, shake()).result()
+
+
+def _unreachable(address: str, seconds: float, error: Exception) -> str:
+    """One line for a scheduler that could not be reached."""
+    if isinstance(error, ValueError):
+        return f"bad Dask scheduler address {address!r}: {error}"
+    if isinstance(error, OSError):
+        return f"cannot reach the Dask scheduler at {address} within {seconds:.3g} s"
+    return (
+        f"cannot reach the Dask scheduler at {address}: the peer does not speak Dask's"
+        f" protocol ({type(error).__name__})"
+    )
