@@ -4,6 +4,7 @@ that resume either way, a time limit that stops it, no process left behind."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, Status, optimize, puzzles
-from chessplace.cluster import dask_client
+from chessplace.cluster import LOCAL_WORKERS_PER_CORE, dask_client, local_workers
 from chessplace.control import Control
 from chessplace.linesearch.checkpoint import recorded_depth
 from chessplace.linesearch.geometry import geometry
@@ -203,3 +204,20 @@ def test_a_peer_that_is_no_scheduler_is_one_connection_error_within_the_wait(
 def test_a_malformed_address_says_what_is_wrong(address: str, words: str) -> None:
     with pytest.raises(ConnectionError, match=words), dask_client(None, address):
         pass
+
+
+def test_local_workers_are_bounded_per_core() -> None:
+    cores = os.cpu_count() or 1
+    assert local_workers(None) == cores
+    assert local_workers(LOCAL_WORKERS_PER_CORE * cores) == LOCAL_WORKERS_PER_CORE * cores
+    too_many = str(LOCAL_WORKERS_PER_CORE * cores + 1)  # not 100000: were it not refused ...
+    with pytest.raises(ValueError, match="a process per worker"):
+        local_workers(100_000)
+    command = [sys.executable, "-m", "chessplace", *UNREACHABLE[:4], "--dask", "local"]
+    done = subprocess.run(
+        [*command, "--workers", too_many],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-500:]

@@ -13,12 +13,29 @@ from typing import Any
 DASK_CONNECT_SECONDS = 10.0
 """How long to wait for a Dask scheduler, unless the time limit comes sooner."""
 
+LOCAL_WORKERS_PER_CORE = 4
+"""The most LocalCluster processes ``--dask local`` starts per core."""
+
 
 def connect_seconds(remaining: float | None) -> float:
     """How long to wait for the scheduler with ``remaining`` seconds of time limit left."""
     if remaining is None:
         return DASK_CONNECT_SECONDS
     return max(0.1, min(remaining, DASK_CONNECT_SECONDS))
+
+
+def local_workers(workers: int | None) -> int:
+    """The LocalCluster's processes: ``workers`` (default: one per core); ``ValueError``
+    beyond :data:`LOCAL_WORKERS_PER_CORE` per core, each being a process of its own."""
+    cores = os.cpu_count() or 1
+    count = workers or cores
+    most = LOCAL_WORKERS_PER_CORE * cores
+    if count > most:
+        raise ValueError(
+            f"--dask local starts a process per worker: at most {most} here"
+            f" ({LOCAL_WORKERS_PER_CORE} per core), not {count}"
+        )
+    return count
 
 
 @contextmanager
@@ -40,7 +57,7 @@ def dask_client(
     if dask == "local":
         with (
             LocalCluster(
-                n_workers=workers or os.cpu_count() or 1,
+                n_workers=local_workers(workers),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
