@@ -20,6 +20,7 @@ from chessplace import Board, Status, optimize, puzzles
 from chessplace.cluster import LOCAL_WORKERS_PER_CORE, dask_client, local_workers
 from chessplace.control import Control
 from chessplace.linesearch.checkpoint import recorded_depth
+from chessplace.linesearch.cluster import _finished
 from chessplace.linesearch.geometry import geometry
 from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch
 from chessplace.pieces import QUEEN
@@ -221,3 +222,27 @@ def test_local_workers_are_bounded_per_core() -> None:
         timeout=60,
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-500:]
+
+
+_RELEASE = threading.Event()
+
+
+def _held() -> None:
+    """A task that runs until the test releases it (on a worker thread of this process)."""
+    _RELEASE.wait(30)
+
+
+def test_tasks_the_cluster_drops_are_one_connection_error() -> None:
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        future = client.submit(_held, pure=False)
+        client.cancel(future)  # as a lost scheduler cancels every task
+        try:
+            with pytest.raises(ConnectionError, match="dropped the search's tasks"):
+                _finished([future])
+        finally:
+            _RELEASE.set()

@@ -72,8 +72,23 @@ def dask_client(
         client = Client(dask, timeout=connect)
     except Exception as error:
         raise ConnectionError(_unreachable(dask, connect, error)) from None
-    with client:
+    try:
         yield client
+    finally:
+        with _quiet("distributed.client"):  # a lost scheduler: its reconnection, cut short
+            client.close()
+
+
+@contextmanager
+def _quiet(name: str) -> Iterator[None]:
+    """The logger ``name`` says nothing below CRITICAL meanwhile."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _handshake(address: str, seconds: float) -> None:
