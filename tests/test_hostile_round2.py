@@ -5,12 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from functools import partial
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from chessplace.web import work
 from chessplace.web.app import create_app
+from chessplace.web.events import job_events
+from chessplace.web.jobs import Jobs
 from chessplace.web.limits import Limits
+from chessplace.web.models import Options
+from chessplace.web.pool import HISTORY, Pool
 
 
 def _events(text: str) -> list[tuple[str | None, str, dict[str, Any]]]:
@@ -68,3 +74,35 @@ def test_a_last_event_id_of_other_digits_starts_from_the_first_report() -> None:
             status, text = asyncio.run(_raw_get(app, path, [(b"last-event-id", value)]))
             assert status == 200, (value, text)
             assert _events(text)[-1][1] == "end"
+
+
+def test_reports_past_the_history_kept_still_reach_the_stream() -> None:
+    pool = Pool(Limits(workers=1))
+    jobs = Jobs(pool)
+    try:
+        solve = partial(work.task, "solve", Options(puzzle="queens", n=8))
+        job_id = jobs.start(solve, 10)
+        ticket = jobs._jobs[job_id]  # fed here as the pool's listener feeds it
+        ticket.future.result(timeout=60)
+        first = len(ticket.history)
+        reports = HISTORY + 500
+        for number in range(first + 1, reports + 1):
+            ticket.report({"seconds": number / 10, "objective": number})
+
+        async def stream(since: int) -> list[tuple[str | None, str, dict[str, Any]]]:
+            async def gone() -> bool:
+                return False
+
+            text = "".join([event async for event in job_events(jobs, job_id, since, gone)])
+            return _events(text)
+
+        late = asyncio.run(stream(HISTORY))  # a browser that saw the kept ones reconnects
+        assert [
+            (number, data["objective"]) for number, kind, data in late if kind == "progress"
+        ] == [(str(reports), reports)]
+        every = asyncio.run(stream(0))
+        numbers = [int(number) for number, kind, _ in every if kind == "progress" and number]
+        assert numbers == sorted(set(numbers)) and numbers[-1] == reports
+        assert len(numbers) == HISTORY and len(ticket.history) == HISTORY  # memory stays bounded
+    finally:
+        pool.close()
