@@ -4,17 +4,23 @@ that resume either way, a time limit that stops it, no process left behind."""
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from chessplace import Board, Status, optimize, puzzles
-from chessplace.cluster import dask_client
+from chessplace.cluster import LOCAL_WORKERS_PER_CORE, dask_client, local_workers
 from chessplace.control import Control
 from chessplace.linesearch.checkpoint import recorded_depth
+from chessplace.linesearch.cluster import _finished
 from chessplace.linesearch.geometry import geometry
 from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch
 from chessplace.pieces import QUEEN
@@ -138,3 +144,105 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and done.stdout == ""
     assert len(lines) == 1 and "Dask scheduler" in lines[0], done.stderr[-500:]
+
+
+@contextmanager
+def _peer(answer: bytes) -> Iterator[str]:
+    """A TCP server on loopback that answers each connection with ``answer`` (nothing:
+    stays silent) and keeps it open until the block ends; its address."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # closed: the block ended
+                return
+            held.append(connection)
+            if answer:
+                connection.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+        for connection in held:
+            connection.close()
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", b"\x01" * 9, b""],
+    ids=["http", "garbage", "silent"],
+)
+def test_a_peer_that_is_no_scheduler_is_one_connection_error_within_the_wait(
+    answer: bytes,
+) -> None:
+    raised: list[BaseException] = []
+
+    def connect(address: str) -> None:
+        try:
+            with dask_client(None, address, connect=1.0):
+                pass
+        except BaseException as error:
+            raised.append(error)
+
+    with _peer(answer) as address:
+        attempt = threading.Thread(target=connect, args=(address,), daemon=True)
+        attempt.start()
+        attempt.join(10)  # distributed's own handshake read has no timeout at all
+        assert not attempt.is_alive()
+    assert len(raised) == 1 and isinstance(raised[0], ConnectionError), raised
+    assert len(str(raised[0]).splitlines()) == 1 and address in str(raised[0])
+
+
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [("no-port", "bad Dask scheduler address"), ("http://host:1", "unknown address scheme")],
+)
+def test_a_malformed_address_says_what_is_wrong(address: str, words: str) -> None:
+    with pytest.raises(ConnectionError, match=words), dask_client(None, address):
+        pass
+
+
+def test_local_workers_are_bounded_per_core() -> None:
+    cores = os.cpu_count() or 1
+    assert local_workers(None) == cores
+    assert local_workers(LOCAL_WORKERS_PER_CORE * cores) == LOCAL_WORKERS_PER_CORE * cores
+    too_many = str(LOCAL_WORKERS_PER_CORE * cores + 1)  # not 100000: were it not refused ...
+    with pytest.raises(ValueError, match="a process per worker"):
+        local_workers(100_000)
+    command = [sys.executable, "-m", "chessplace", *UNREACHABLE[:4], "--dask", "local"]
+    done = subprocess.run(
+        [*command, "--workers", too_many],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-500:]
+
+
+_RELEASE = threading.Event()
+
+
+def _held() -> None:
+    """A task that runs until the test releases it (on a worker thread of this process)."""
+    _RELEASE.wait(30)
+
+
+def test_tasks_the_cluster_drops_are_one_connection_error() -> None:
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        future = client.submit(_held, pure=False)
+        client.cancel(future)  # as a lost scheduler cancels every task
+        try:
+            with pytest.raises(ConnectionError, match="dropped the search's tasks"):
+                _finished([future])
+        finally:
+            _RELEASE.set()

@@ -149,13 +149,19 @@ def _window(client: Any) -> int:
 
 
 def _finished(futures: list[Any]) -> list[Any]:
-    """The futures done within :data:`POLL_SECONDS` (none when none is)."""
+    """The futures done within :data:`POLL_SECONDS` (none when none is); tasks the
+    cluster dropped (a lost scheduler, every worker holding the geometry gone) as one
+    line (``ConnectionError``)."""
     from distributed import wait
 
     try:
         done, _ = wait(futures, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
     except TimeoutError:
         return []
+    except Exception as error:
+        reasons = [line for line in str(error).splitlines() if "reason" in line]
+        why = reasons[-1].strip().rstrip(".") if reasons else type(error).__name__
+        raise ConnectionError(f"the Dask cluster dropped the search's tasks ({why})") from None
     return list(done)
 
 

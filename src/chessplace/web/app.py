@@ -8,6 +8,7 @@ before any work, and hands the work to a bounded pool of worker processes
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -167,7 +168,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         """The job's progress as it comes (server-sent events), then its end."""
         _found(job_id, jobs.view(job_id))
         resumed = request.headers.get("last-event-id", "")
-        first = int(resumed) if resumed.isdigit() and len(resumed) < 9 else 0
+        first = int(resumed) if re.fullmatch("[0-9]{1,8}", resumed) else 0  # isdigit: ², ٣
         return StreamingResponse(
             job_events(jobs, job_id, first, request.is_disconnected),
             media_type="text/event-stream",

@@ -30,8 +30,7 @@ async def job_events(
         if view is None or points is None:
             yield _event("end", {"id": job_id, "state": "failed", "error": "the job is gone"})
             return
-        for point in points:
-            sent += 1
+        for sent, point in points:
             yield _event("progress", point, sent)
         if view["state"] in FINISHED:
             yield _event("end", view)

@@ -51,10 +51,14 @@ class Jobs:
             data["position"] = position
         return data
 
-    def history(self, job_id: str, since: int = 0) -> list[dict[str, Any]] | None:
-        """The job's progress reports from number ``since`` on; None for an unknown id."""
+    def history(self, job_id: str, since: int = 0) -> list[tuple[int, dict[str, Any]]] | None:
+        """The job's progress reports numbered after ``since``, with their numbers; None
+        for an unknown id."""
         ticket = self._jobs.get(job_id)
-        return None if ticket is None else ticket.history[since:]
+        if ticket is None:
+            return None
+        kept = ticket.history[max(0, min(since, len(ticket.history) - 1)) :]
+        return [(number, point) for number, point in kept if number > since]
 
     def cancel(self, job_id: str) -> dict[str, Any] | None:
         """Cancel a job (waiting or running); None for an unknown id."""

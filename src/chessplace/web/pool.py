@@ -55,7 +55,8 @@ class Ticket:
     time_limit: float
     state: str = "queued"
     progress: dict[str, Any] = field(default_factory=dict)
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    reports: int = 0
     cancelled: bool = False
     started: float | None = None
     ended: float | None = None
@@ -68,11 +69,15 @@ class Ticket:
         return (self.ended or time.monotonic()) - self.started
 
     def report(self, progress: dict[str, Any]) -> None:
-        """The latest progress; the first ``HISTORY`` reports are kept, then the last one."""
+        """The latest progress, numbered from 1; ``history`` keeps the first ``HISTORY``
+        reports and, past them, the latest in the last place (under its own number)."""
         self.progress = progress
+        self.reports += 1
+        entry = (self.reports, progress)
         if len(self.history) >= HISTORY:
-            self.history.pop()
-        self.history.append(progress)
+            self.history[-1] = entry
+        else:
+            self.history.append(entry)
 
     def finish(self, outcome: Outcome) -> None:
         if self.cancelled:
