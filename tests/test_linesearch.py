@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -213,3 +215,18 @@ def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
     LineSearch(geometry(SQUARE(6), QUEEN), 1, path).run(6, False, Control())
     with pytest.raises(CheckpointMismatch):
         LineSearch(geometry(SQUARE(7), QUEEN), 1, path).run(6, False, Control())
+
+
+def test_the_depth_of_a_checkpoint_is_read_in_bounded_memory() -> None:
+    """A path whose first line never ends (``/dev/zero``; ``/dev/full`` reads the same)
+    is no checkpoint with a depth: read under a 1 GiB address-space cap, not to its end."""
+    script = (
+        "import resource, sys; from pathlib import Path;"
+        "from chessplace.linesearch.checkpoint import recorded_depth;"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30));"
+        "print(recorded_depth(Path('/dev/zero')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, "None\n"), done.stderr[-500:]

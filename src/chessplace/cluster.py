@@ -95,11 +95,15 @@ def _handshake(address: str, seconds: float) -> None:
     """Open a comm to ``address`` and exchange Dask's handshake, all within ``seconds``.
 
     ``distributed.Client`` bounds only the connection by its timeout, not the
-    handshake read after it, so a silent peer would hold it for good."""
+    handshake read after it, so a silent peer would hold it for good. The TLS settings
+    are dask's configured ones, as the client's own (without a security loader)."""
     from distributed.comm.core import connect
+    from distributed.security import Security
+
+    settings = Security().get_connection_args("client")
 
     async def shake() -> None:
-        comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds)
+        comm = await asyncio.wait_for(connect(address, timeout=seconds, **settings), seconds)
         await comm.close()
 
     with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever the caller runs

@@ -36,6 +36,11 @@ SYNC_SECONDS = 1.0
 """Least time between two forced writes to disk."""
 
 
+HEADER_CHARS = 1 << 16
+"""The most of a checkpoint's first line read for its depth (a header is a few hundred
+characters; a device such as ``/dev/full`` never ends the line)."""
+
+
 class CheckpointMismatch(ValueError):
     """The file records a different search."""
 
@@ -169,7 +174,7 @@ def recorded_depth(path: Path) -> int | None:
     is no such file or its header names none (opening it then says what is wrong)."""
     try:
         with path.open(encoding="utf-8", errors="replace") as file:
-            header = json.loads(file.readline()).get("header")
+            header = json.loads(file.readline(HEADER_CHARS)).get("header")
     except (OSError, json.JSONDecodeError, AttributeError):
         return None
     depth = header.get("depth") if isinstance(header, dict) else None
