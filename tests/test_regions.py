@@ -219,3 +219,12 @@ def test_export_and_certificates_refuse_regions(
     assert (code, out) == (2, "")
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "cert").exists()
+
+
+def test_the_certified_formula_refuses_regions() -> None:
+    """The library's own door, not only the command line's: the checker's formula has no
+    regions, so a region problem must not become a certificate of another puzzle."""
+    from chessplace.certificates.writer import CannotCertify, spec_of
+
+    with pytest.raises(CannotCertify, match="region puzzles"):
+        spec_of(_queens(("AAB", "CAB", "CCB")))

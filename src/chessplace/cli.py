@@ -9,6 +9,14 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from chessplace import commands
+from chessplace.argtypes import (
+    count_value,
+    file_path,
+    port_number,
+    positive_float,
+    positive_int,
+    task_side,
+)
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
 from chessplace.export import FORMATS
 from chessplace.puzzles import PUZZLES, REGION_PUZZLES
@@ -21,56 +29,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
-    return value
-
-
-def count_value(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a count, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a count cannot be negative: {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"a time limit must be positive, not {text}")
-    return value
-
-
-def port_number(text: str) -> int:
-    value = positive_int(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"a port is between 1 and 65535, not {value}")
-    return value
-
-
-def task_side(text: str) -> tuple[str, int]:
-    task, _, side = text.partition("=")
-    if not side:
-        raise argparse.ArgumentTypeError(f"expected TASK=N, not {text!r}")
-    return task, positive_int(side)
-
-
-def file_path(text: str) -> str:
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a file name, not an empty one")
-    return text
 
 
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:

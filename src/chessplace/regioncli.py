@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from chessplace import api
+from chessplace.argtypes import positive_int
 from chessplace.exits import EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import result_json
 from chessplace.puzzles import REGION_PUZZLES
@@ -15,16 +16,6 @@ from chessplace.regions import MAX_GRID_CHARS
 from chessplace.result import Status
 from chessplace.supervision import supervised
 from chessplace.textboard import render_text
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
-    return value
 
 
 def _seed(text: str) -> int:
@@ -44,14 +35,14 @@ def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
         "top rank first (or a JSON list of strings); - for stdin",
     )
     parser.add_argument(
-        "--stars", type=_positive, metavar="K", help="star-battle: K stars per row (default 1)"
+        "--stars", type=positive_int, metavar="K", help="star-battle: K stars per row (default 1)"
     )
 
 
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit",
-        type=_positive,
+        type=positive_int,
         metavar="N",
         help="stop counting at N placements (--limit 2: is the solution unique?)",
     )
@@ -84,8 +75,8 @@ def add_generate_parser(commands: Any) -> None:
         "generate", help="a new queens-game or star-battle grid with exactly one solution"
     )
     generate.add_argument("puzzle", help=f"one of: {', '.join(REGION_PUZZLES)}")
-    generate.add_argument("-n", type=_positive, required=True, help="grid size n×n")
-    generate.add_argument("--stars", type=_positive, metavar="K", help="star-battle: K per row")
+    generate.add_argument("-n", type=positive_int, required=True, help="grid size n×n")
+    generate.add_argument("--stars", type=positive_int, metavar="K", help="star-battle: K per row")
     generate.add_argument("--seed", type=_seed, help="the same seed makes the same grid")
     generate.add_argument("--json", action="store_true", help="print grid and solution as JSON")
     generate.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")

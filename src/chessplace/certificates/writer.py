@@ -66,6 +66,8 @@ class CannotCertify(ValueError):
 def spec_of(problem: Problem) -> Spec:
     """The problem as the checker reads it; :class:`CannotCertify` if it cannot."""
     board = problem.board
+    if problem.regions is not None:
+        raise CannotCertify("certificates do not cover region puzzles yet")
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
         raise CannotCertify(f"certificates cover boards up to {MAX_CERTIFIED_SIDE} a side")
     if len({army.piece for army in problem.armies}) != 1:

@@ -27,22 +27,9 @@ DEAD, SOLVED, BRANCH = -1, 1, 0
 
 
 @njit(nogil=True, cache=True)
-def _apart(flags):  # type: ignore[no-untyped-def]
-    """The most squares of a line of 0/1 ``flags`` that are pairwise not neighbours."""
-    count = 0
-    index = 0
-    while index < flags.shape[0]:
-        if flags[index]:
-            count += 1
-            index += 2
-        else:
-            index += 1
-    return count
-
-
-@njit(nogil=True, cache=True)
 def _pair_room(a, b):  # type: ignore[no-untyped-def]
-    """The most non-touching pieces two neighbouring lines of 0/1 flags can hold."""
+    """The most non-touching pieces two neighbouring lines of 0/1 flags can hold (one
+    line: pass it as both)."""
     count = 0
     index = 0
     while index < a.shape[0]:
@@ -93,9 +80,9 @@ def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no
     if k > 1:
         columns = free.T
         for u in range(n):
-            if k - ranks[u] > 0 and _apart(free[u]) < k - ranks[u]:
+            if k - ranks[u] > 0 and _pair_room(free[u], free[u]) < k - ranks[u]:
                 return DEAD
-            if k - files[u] > 0 and _apart(columns[u]) < k - files[u]:
+            if k - files[u] > 0 and _pair_room(columns[u], columns[u]) < k - files[u]:
                 return DEAD
         for u in range(n - 1):
             if _pair_room(free[u], free[u + 1]) < 2 * k - ranks[u] - ranks[u + 1]:

@@ -1,0 +1,55 @@
+"""Types of command-line values: each turns text into a value or an argparse error."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
+    return value
+
+
+def count_value(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a count, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a count cannot be negative: {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a time limit must be positive, not {text}")
+    return value
+
+
+def port_number(text: str) -> int:
+    value = positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is between 1 and 65535, not {value}")
+    return value
+
+
+def task_side(text: str) -> tuple[str, int]:
+    task, _, side = text.partition("=")
+    if not side:
+        raise argparse.ArgumentTypeError(f"expected TASK=N, not {text!r}")
+    return task, positive_int(side)
+
+
+def file_path(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name, not an empty one")
+    return text
