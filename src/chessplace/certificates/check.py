@@ -4,35 +4,42 @@ Trusted side. It reads the manifest's problem and claim, checks every file's
 SHA-256, checks the witness with its own attack rules, confirms that each
 listed permutation is a symmetry, regenerates the refuted formula itself
 (lex-leader clauses included) and compares it with the shipped one, confirms
-that the cubes cover every assignment (all sign patterns of the split
-variables), and hands each cube's proof with the *regenerated* formula and the
-cube's literals as unit clauses to an independent DRUP checker.
+that the cubes cover every assignment (a DRUP proof that the negated cubes and
+the rules leave none), and hands each cube's proof with the *regenerated*
+formula and the cube's literals as unit clauses to an independent DRUP
+checker, in worker processes over every core (they die with this process).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import os
+import signal
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from chessplace.certificates.formula import (
+    Clause,
+    Formula,
     claim_bounds,
     named_variables,
     refutation_formula,
     rule_clauses,
     symmetry_fault,
 )
-from chessplace.certificates.proofcheck import checker_name, proof_fault
+from chessplace.certificates.proofcheck import checker_name, proof_fault, unpacked
 from chessplace.certificates.spec import Spec, SpecError
 from chessplace.certificates.witness import objective, read_witness, witness_fault
+from chessplace.lifeline import die_with_parent
 
-FORMAT = "chessplace-certificate/2"
-MAX_MANIFEST_BYTES = 1 << 20
-MAX_SPLIT = 16
-"""The most variables cubes may be split on (2**16 cubes)."""
+FORMAT = "chessplace-certificate/3"
+MAX_MANIFEST_BYTES = 1 << 26
+MAX_CUBES = 1 << 20
 
 
 class NotACertificate(ValueError):
@@ -169,14 +176,17 @@ def _check_refutation(
     if _clauses_text(shipped) != _clauses_text(formula.dimacs().encode()):
         raise Rejected(f"{entry['formula']} differs from the formula regenerated from the problem")
     cubes = _cubes(spec, entry)
-    for cube, proof_entry in cubes:
-        proof = _listed(contents, proof_entry, "proof", "proof")
-        text = refutation_formula(spec, bounds, permutations, cube).dimacs()
-        fault = proof_fault(text, proof.decode("utf-8", errors="replace"))
+    if len(cubes) > 1:
+        _check_cover(spec, rules, [cube for cube, _ in cubes], entry, contents)
+    jobs = [
+        (cube, proof_entry["proof"], _listed(contents, proof_entry, "proof", "proof"))
+        for cube, proof_entry in cubes
+    ]
+    for name, fault in _proof_faults(formula, jobs):
         if fault:
-            raise Rejected(f"{proof_entry['proof']}: {fault}")
+            raise Rejected(f"{name}: {fault}")
     statement = "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
-    split = f", {len(cubes)} cubes covering all" if len(cubes) > 1 else ""
+    split = f", {len(cubes):,} cubes covering all" if len(cubes) > 1 else ""
     return (
         f"refuted: {statement} ({len(formula.clauses):,} clauses, "
         f"{len(permutations)} symmetries confirmed{split}, proofs checked by {checker_name()})"
@@ -184,38 +194,106 @@ def _check_refutation(
 
 
 def _cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dict[str, Any]]]:
-    """Each cube with its proof's entry, once the cubes are seen to cover every
-    assignment: each fixes every split variable, in the split's order, and all
-    2**k sign patterns are there (no split: one empty cube)."""
-    split, proofs = entry.get("split"), entry.get("proofs")
-    if not isinstance(split, list) or not all(_is_count(v) for v in split):
-        raise Rejected("cover: no list of split variables")
-    if len(split) > MAX_SPLIT or len(set(split)) != len(split):
-        raise Rejected(f"cover: expected at most {MAX_SPLIT} distinct split variables")
-    if not all(1 <= v <= named_variables(spec) for v in split):
-        raise Rejected("cover: a split variable is not a placement or line variable")
+    """Each cube (literals of placement and line variables) with its proof's entry."""
+    proofs = entry.get("proofs")
     if not isinstance(proofs, list) or not all(isinstance(p, dict) for p in proofs):
         raise Rejected("cover: no list of proofs with their cubes")
+    if not 1 <= len(proofs) <= MAX_CUBES:
+        raise Rejected(f"cover: expected 1 to {MAX_CUBES:,} cubes")
+    variables = named_variables(spec)
     cubes: list[tuple[list[int], dict[str, Any]]] = []
-    patterns: set[tuple[bool, ...]] = set()
     for number, proof in enumerate(proofs, 1):
         cube = proof.get("cube")
-        if (
-            not isinstance(cube, list)
-            or len(cube) != len(split)
-            or not all(
-                isinstance(lit, int) and abs(lit) == v for lit, v in zip(cube, split, strict=True)
-            )
+        if not isinstance(cube, list) or not all(
+            isinstance(lit, int) and not isinstance(lit, bool) and 1 <= abs(lit) <= variables
+            for lit in cube
         ):
-            raise Rejected(f"cover: cube {number} does not fix each split variable in order")
-        patterns.add(tuple(lit > 0 for lit in cube))
+            raise Rejected(f"cover: cube {number} is not a list of placement and line literals")
         cubes.append((cube, proof))
-    if len(patterns) != 2 ** len(split):
-        raise Rejected(
-            f"cover: the cubes give {len(patterns)} of the {2 ** len(split)} sign patterns"
-            f" of the {len(split)} split variables, so they do not cover every assignment"
-        )
     return cubes
+
+
+def _check_cover(
+    spec: Spec,
+    rules: Sequence[Clause],
+    cubes: list[list[int]],
+    entry: dict[str, Any],
+    contents: dict[str, bytes],
+) -> None:
+    """The cubes cover every assignment of the rules: the rules and the negation of
+    every cube are refuted by the cover proof (so each model of the formula lies in
+    some cube, whose own proof refutes it)."""
+    data = _listed(contents, entry, "cover", "cover proof")
+    name = entry["cover"]
+    cover = Formula(named_variables(spec))
+    cover.clauses = [*rules, *(tuple(-lit for lit in cube) for cube in cubes)]
+    try:
+        fault = proof_fault(cover.dimacs(), unpacked(name, data))
+    except ValueError as error:
+        fault = str(error)
+    if fault:
+        raise Rejected(f"cover: {name} {fault}, so the {len(cubes):,} cubes may leave a gap")
+
+
+def _proof_faults(
+    formula: Formula, jobs: list[tuple[list[int], str, bytes]]
+) -> Iterator[tuple[str, str | None]]:
+    """Each proof's name and fault (None when it refutes the formula with its cube),
+    in order; over every core when there are several proofs and ``fork`` exists."""
+    base = _Base.of(formula)
+    cores = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    if cores <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (_cube_fault(base, job) for job in jobs)
+        return
+    context: Any = multiprocessing.get_context("fork")
+    pool = context.Pool(cores, _start_worker, (os.getpid(), base))
+    try:
+        yield from pool.imap(_worker_fault, jobs)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+@dataclass(frozen=True)
+class _Base:
+    """The regenerated formula as DIMACS clause lines, to add a cube's units to."""
+
+    variables: int
+    clauses: int
+    body: str
+
+    @staticmethod
+    def of(formula: Formula) -> _Base:
+        body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in formula.clauses)
+        return _Base(formula.variables, len(formula.clauses), body)
+
+    def with_units(self, cube: list[int]) -> str:
+        units = "".join(f"{lit} 0\n" for lit in cube)
+        return f"p cnf {self.variables} {self.clauses + len(cube)}\n{self.body}{units}"
+
+
+def _cube_fault(base: _Base, job: tuple[list[int], str, bytes]) -> tuple[str, str | None]:
+    cube, name, data = job
+    try:
+        return name, proof_fault(base.with_units(cube), unpacked(name, data))
+    except ValueError as error:
+        return name, str(error)
+
+
+_worker_base: _Base | None = None
+
+
+def _start_worker(parent: int, base: _Base) -> None:
+    """In a worker: Ctrl-C is the parent's to handle, and the worker dies with it."""
+    global _worker_base
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+    _worker_base = base
+
+
+def _worker_fault(job: tuple[list[int], str, bytes]) -> tuple[str, str | None]:
+    assert _worker_base is not None
+    return _cube_fault(_worker_base, job)
 
 
 def _permutations(data: bytes) -> list[list[int]]:

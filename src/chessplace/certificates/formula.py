@@ -14,16 +14,22 @@ permutations.
 Line variables (peaceable armies: two or more, whose own pieces may attack
 each other). Along a line of an unlimited ride every square attacks every
 other (blockers ignored), so "no two armies attack each other along this
-line" is exactly "no two armies both stand on it". The formula says so with
-one variable per army and line, "the army stands on the line":
-``x(a, s) → L(a, l)`` for every square ``s`` of ``l``, and ``¬L(a, l) ∨ ¬L(b, l)``
-for armies ``a < b``; pairs that no such line joins (limited moves) keep their
-binary clauses. The placements that satisfy these clauses (for some values
-of the line variables) are exactly those that satisfy the binary clauses of
-every pair on the lines: given a placement with no line shared, set
-``L(a, l)`` true iff army ``a`` has a piece on ``l``; conversely two armies on
-one line would make both its variables true. So refuting the formula with
-line variables refutes the placement problem.
+line" is exactly "at most one army stands on it". The formula gives every
+such line one army as its *label*, with one variable per army and line:
+``x(a, s) → L(a, l)`` for every square ``s`` of ``l``, ``¬L(a, l) ∨ ¬L(b, l)``
+for armies ``a < b`` and ``L(0, l) ∨ L(1, l) ∨ …``; pairs that no such line
+joins (limited moves) keep their binary clauses. The placements that satisfy
+these clauses (for some labels) are exactly those that satisfy the binary
+clauses of every pair on the lines: given a placement with no line shared,
+label each line with the army standing on it (any army when none does);
+conversely a line with two armies on it would need two labels. So refuting
+the formula with line variables refutes the placement problem.
+
+Labels are what the line-labelling engine searches, so a cube of labels is
+a node of its search tree, and the lex-leader order puts the labels of the
+ranks and files first, from the edges inward (rank 0, file 0, last rank,
+last file, rank 1, …), as that engine compares them: its symmetry cuts are
+then refuted by unit propagation.
 """
 
 from __future__ import annotations
@@ -63,21 +69,25 @@ def army_variables(spec: Spec, army: int) -> tuple[int, ...]:
     return tuple(range(first, first + spec.squares))
 
 
-def ride_lines(spec: Spec) -> list[tuple[int, ...]]:
-    """The lines that get line variables: for peaceable armies (two or more, not
-    independent), every line of two squares or more along an unlimited ride of
-    the piece; none otherwise. Each line lists its square indices in order; the
-    lines come one of each direction in turn (orthogonal directions first)."""
+def ride_directions(spec: Spec) -> list[tuple[int, int]]:
+    """One direction of each unlimited ride of peaceable armies (two or more, not
+    independent), ranks (1, 0) before files (0, 1) before the others; none otherwise."""
     if len(spec.armies) < 2 or spec.independent:
         return []
     moves = parse_moves(spec.armies[0].betza)
-    directions = sorted(
+    return sorted(
         {max(step, (-step[0], -step[1])) for step, reach in moves.items() if reach is None},
         key=lambda step: (0 in step, step),
         reverse=True,
     )
+
+
+def ride_families(spec: Spec) -> list[list[tuple[int, ...]]]:
+    """The lines that get line variables, one list per direction of
+    :func:`ride_directions`: every line of two squares or more. Each line lists its
+    square indices in order, and a direction's lines come from rank or file 0 up."""
     families: list[list[tuple[int, ...]]] = []
-    for dx, dy in directions:
+    for dx, dy in ride_directions(spec):
         family = []
         for start in range(spec.squares):
             x, y = spec.square_of(start)
@@ -90,6 +100,12 @@ def ride_lines(spec: Spec) -> list[tuple[int, ...]]:
             if len(line) >= 2:
                 family.append(tuple(line))
         families.append(family)
+    return families
+
+
+def ride_lines(spec: Spec) -> list[tuple[int, ...]]:
+    """The lines of :func:`ride_families`, numbered one of each direction in turn."""
+    families = ride_families(spec)
     longest = max((len(family) for family in families), default=0)
     return [family[i] for i in range(longest) for family in families if i < len(family)]
 
@@ -100,13 +116,13 @@ def named_variables(spec: Spec) -> int:
 
 
 def line_var(spec: Spec, army: int, line: int) -> int:
-    """The variable "``army`` stands on line number ``line``" of :func:`ride_lines`."""
+    """The variable "line number ``line`` of :func:`ride_lines` is labelled ``army``"."""
     return len(spec.armies) * (spec.squares + line) + army + 1
 
 
 def rule_clauses(spec: Spec) -> list[Clause]:
     """The rules of the problem, no counts: one army per square, no attacks
-    that the rules forbid (through line variables along ride lines, see the
+    that the rules forbid (through line labels along ride lines, see the
     module's docstring), every square covered when dominating."""
     clauses: set[Clause] = set()
     armies = range(len(spec.armies))
@@ -126,6 +142,7 @@ def rule_clauses(spec: Spec) -> list[Clause]:
             for b in armies:
                 if a < b:
                     clauses.add((-flag, -line_var(spec, b, number)))
+        clauses.add(tuple(line_var(spec, a, number) for a in armies))
     pairs = spec.reach_pairs()
     for s, t in pairs:
         for a in armies:
@@ -200,11 +217,33 @@ def symmetry_fault(
 
 
 def lex_order(spec: Spec) -> list[int]:
-    """The order lex-leader clauses compare variables in: line variables (their
-    numbering), then placement variables. Any fixed order of all the variables a
-    symmetry permutes is sound."""
+    """The order lex-leader clauses compare variables in: line variables, those of
+    the ranks and files first (when the piece rides both) from the edges inward,
+    interleaved (rank 0, file 0, last rank, last file, rank 1, file 1, …), then the
+    other lines by number; each line's armies in turn; then placement variables.
+    Any fixed order of all the variables a symmetry permutes is sound."""
+    lines = ride_lines(spec)
+    number = {line: i for i, line in enumerate(lines)}
+    first: list[int] = []
+    if ride_directions(spec)[:2] == [(1, 0), (0, 1)]:
+        ranks, files = (_inward(family) for family in ride_families(spec)[:2])
+        for i in range(max(len(ranks), len(files))):
+            first += [number[line] for line in ranks[i : i + 1] + files[i : i + 1]]
+    taken = set(first)
+    ordered = first + [i for i in range(len(lines)) if i not in taken]
+    armies = range(len(spec.armies))
     placement = len(spec.armies) * spec.squares
-    return list(range(placement + 1, named_variables(spec) + 1)) + list(range(1, placement + 1))
+    return [line_var(spec, a, i) for i in ordered for a in armies] + list(range(1, placement + 1))
+
+
+def _inward(family: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Lines 0, last, 1, last but one, …"""
+    ordered: list[tuple[int, ...]] = []
+    low, high = 0, len(family) - 1
+    while low <= high:
+        ordered += [family[low]] if low == high else [family[low], family[high]]
+        low, high = low + 1, high - 1
+    return ordered
 
 
 class Formula:
@@ -292,9 +331,8 @@ def refutation_formula(
     spec: Spec,
     bounds: Sequence[Bound],
     permutations: Sequence[Sequence[int]],
-    cube: Sequence[int] = (),
 ) -> Formula:
-    """Rules, bounds, lex-leader clauses and the cube's literals as units, in that order."""
+    """Rules, bounds and lex-leader clauses, in that order."""
     formula = Formula(named_variables(spec))
     formula.clauses += rule_clauses(spec)
     for bound in bounds:
@@ -304,7 +342,6 @@ def refutation_formula(
     order = lex_order(spec)
     for permutation in permutations:
         formula.lex_leader(permutation, order)
-    formula.clauses += [(literal,) for literal in cube]
     return formula
 
 

@@ -3,7 +3,11 @@ with any SAT solver (its Rust engine, from ``cdclkit-native``, when installed)."
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
+
+MAX_PROOF_BYTES = 1 << 32
+"""The largest proof, unpacked, a certificate may hold (4 GiB)."""
 
 
 class NoProofChecker(RuntimeError):
@@ -14,6 +18,22 @@ def checker_name() -> str:
     dratify = _dratify()
     engine = "native" if dratify.native_available() else "pure Python"
     return f"dratify {dratify.__version__} ({engine})"
+
+
+def unpacked(name: str, data: bytes) -> str:
+    """The text of a proof file: gunzipped when its name ends in ``.gz``, never past
+    :data:`MAX_PROOF_BYTES`. Raises ValueError for a damaged or oversized file."""
+    if name.endswith(".gz"):
+        inflate = zlib.decompressobj(wbits=31)
+        try:
+            data = inflate.decompress(data, MAX_PROOF_BYTES + 1)
+        except zlib.error:
+            raise ValueError("is not valid gzip data") from None
+        if len(data) > MAX_PROOF_BYTES or inflate.unconsumed_tail:
+            raise ValueError(f"unpacks to more than {MAX_PROOF_BYTES:,} bytes")
+        if not inflate.eof:
+            raise ValueError("is a truncated gzip file")
+    return data.decode("utf-8", errors="replace")
 
 
 def proof_fault(formula_text: str, proof_text: str) -> str | None:

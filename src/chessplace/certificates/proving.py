@@ -2,8 +2,8 @@
 
 Each refutation (the whole formula, or one cube of it) is solved by Glucose 4
 through PySAT with proof logging in a child process of its own, a few at a
-time (one per core). The child writes its DRUP proof straight to the
-certificate's directory and reports the number of steps. A stop or the time
+time (one per core). The child writes its DRUP proof, gzipped, straight to
+the certificate's directory and reports the number of steps. A stop or the time
 limit of the run's :class:`~chessplace.control.Control` kills the children at
 once (PySAT's solve cannot be interrupted from Python), and every child dies
 with this process (:mod:`chessplace.solvers.children`).
@@ -11,6 +11,7 @@ with this process (:mod:`chessplace.solvers.children`).
 
 from __future__ import annotations
 
+import gzip
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,6 +96,6 @@ def _refute(sender: Any, clauses: Sequence[Sequence[int]], proof: str) -> None:
         steps = list(solver.get_proof() or [])
     if not steps or steps[-1].strip() != "0":
         steps.append("0")  # refuted by propagation alone: the empty clause is RUP
-    with open(proof, "w", encoding="utf-8") as out:
+    with gzip.open(proof, "wt", encoding="utf-8", compresslevel=6) as out:
         out.writelines(line + "\n" for line in steps)
     sender.send(("unsat", len(steps), time.perf_counter() - started))

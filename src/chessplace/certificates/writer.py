@@ -7,8 +7,8 @@ the certified formula of :mod:`chessplace.certificates.formula`, solved again
 by Glucose 4 through PySAT with proof logging, and its DRUP proof. The
 formula's lex-leader clauses come from the board's symmetries, each listed as
 a variable permutation that the checker confirms before it uses it. Large
-peaceable formulas are split into cubes over the line variables of a few
-lines, refuted two at a time (:mod:`.proving`).
+peaceable formulas are split into cubes along the top of the line engine's
+search tree (:mod:`.cubes`), refuted one per core (:mod:`.proving`).
 
 The manifest is written last, and a run that stops or fails removes what it
 wrote, so a directory never holds a certificate that looks complete but is not.
@@ -16,25 +16,25 @@ wrote, so a directory never holds a certificate that looks complete but is not.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import platform
 import time
 from datetime import UTC, datetime
-from itertools import product
 from pathlib import Path
 from typing import Any
 
 from chessplace import __version__
+from chessplace.certificates.cubes import cover_proof, tree_cubes
 from chessplace.certificates.formula import (
     claim_bounds,
-    line_var,
     refutation_formula,
     ride_lines,
     rule_clauses,
     symmetry_fault,
 )
-from chessplace.certificates.proving import PROOF_SOLVER, Job, prove_all
+from chessplace.certificates.proving import PROOF_SOLVER, Job, StoppedProving, prove_all
 from chessplace.certificates.spec import MAX_CERTIFIED_SIDE, ArmySpec, Spec
 from chessplace.certificates.symmetries import symmetry_permutations
 from chessplace.control import Control
@@ -43,20 +43,14 @@ from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
 
-FORMAT = "chessplace-certificate/2"
-WITNESS, FORMULA, SYMMETRIES, MANIFEST = (
+FORMAT = "chessplace-certificate/3"
+WITNESS, FORMULA, SYMMETRIES, COVER, MANIFEST = (
     "witness.json",
     "refutation.cnf",
     "symmetries.json",
+    "cover.drup.gz",
     "manifest.json",
 )
-SPLIT_FROM_SQUARES = 100
-"""Boards from 10×10 split a peaceable refutation into cubes. Not 9×9: a(9) as one
-proof took 10 s and 470,000 steps in a prototype, its 64 cubes 2.1 million steps
-and 108 s to write on the loaded machine, 199 s to check."""
-SPLIT_LINES = 3
-"""The cubes fix the line variables of this many lines: 2**(3·armies) cubes, most of
-them refuted by propagation alone (two armies on one line)."""
 
 
 class CannotCertify(ValueError):
@@ -155,7 +149,7 @@ def _write(
         files[WITNESS] = _write_json(directory / WITNESS, _witness_json(placement))
         manifest["witness"] = {"file": WITNESS, "from": result.solver}
     if claim["kind"] != "feasible":
-        manifest["refutation"] = _refute(directory, spec, claim, files, control)
+        manifest["refutation"] = _refute(directory, problem, spec, claim, files, control)
     manifest["files"] = files
     manifest["versions"] = _versions()
     manifest["created"] = datetime.now(UTC).isoformat(timespec="seconds")
@@ -176,7 +170,6 @@ def _write(
 def _witness_at(problem: Problem, value: int, control: Control) -> Placement:
     """A placement reaching ``value``, when the answer carried none (a count)."""
     from chessplace import api
-    from chessplace.certificates.proving import StoppedProving
 
     exact = problem.without_counts().with_counts(exactly=value)
     found = api.solve(exact, control=control).placement
@@ -199,23 +192,26 @@ def _witness_json(placement: Placement) -> dict[str, Any]:
 
 
 def _refute(
-    directory: Path, spec: Spec, claim: dict[str, Any], files: dict[str, str], control: Control
+    directory: Path,
+    problem: Problem,
+    spec: Spec,
+    claim: dict[str, Any],
+    files: dict[str, str],
+    control: Control,
 ) -> dict[str, Any]:
-    """Write the formula, its proofs (one per cube) and the symmetries used; the
-    manifest's entry."""
+    """Write the formula, its proofs (one per cube), the cover proof and the symmetries
+    used; the manifest's entry."""
     bounds = claim_bounds(spec, claim)
     rules = rule_clauses(spec)
     permutations = [
         p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
     ]
     formula = refutation_formula(spec, bounds, permutations)
-    split = _split(spec)
-    cubes = [
-        [v if sign else -v for v, sign in zip(split, signs, strict=True)]
-        for signs in product((True, False), repeat=len(split))
-    ]
+    cubes = tree_cubes(problem, spec, _target(spec, claim), control) or [[]]
     names = (
-        [f"refutation-{i:03d}.drup" for i in range(len(cubes))] if split else ["refutation.drup"]
+        [f"refutation-{i:04d}.drup.gz" for i in range(len(cubes))]
+        if len(cubes) > 1
+        else ["refutation.drup.gz"]
     )
     jobs = [
         Job(formula.clauses + [(literal,) for literal in cube], directory / name)
@@ -235,39 +231,40 @@ def _refute(
     ]
     if ride_lines(spec):
         comments.append(
-            f"variable {len(spec.armies)}*({spec.squares} + line) + army + 1: army on line"
+            f"variable {len(spec.armies)}*({spec.squares} + line) + army + 1: line's army"
         )
     files[FORMULA] = _write_text(directory / FORMULA, formula.dimacs(comments))
     files[SYMMETRIES] = _write_json(
         directory / SYMMETRIES, {"permutations": permutations}, indent=None
     )
-    return {
+    entry: dict[str, Any] = {
         "statement": statement,
         "formula": FORMULA,
         "symmetries": SYMMETRIES,
-        "split": split,
         "proofs": [
             {"cube": cube, "proof": name, "steps": p.steps, "seconds": round(p.seconds, 6)}
             for cube, name, p in zip(cubes, names, proved, strict=True)
         ],
-        "proof_format": "DRUP (text), each against the formula with its cube as unit clauses",
+        "proof_format": "DRUP (text, gzipped), each against the formula with its cube as units",
         "solver": f"{PROOF_SOLVER} (python-sat), a separate run from the engine that answered",
         "variables": formula.variables,
         "clauses": len(formula.clauses),
         "proof_steps": sum(p.steps for p in proved),
         "seconds": round(seconds, 6),
     }
+    if len(cubes) > 1:
+        files[COVER] = _write_gzip(directory / COVER, cover_proof(cubes))
+        entry["cover"] = COVER
+        entry["cubes_from"] = "the lines engine's search tree, down to its rank and file labels"
+    return entry
 
 
-def _split(spec: Spec) -> list[int]:
-    """The variables the cubes fix: every army's line variable of lines 1 to
-    :data:`SPLIT_LINES` (line 0 is the one lex-leader orders first), on boards
-    from :data:`SPLIT_FROM_SQUARES` squares; none otherwise."""
-    lines = ride_lines(spec)
-    if spec.squares < SPLIT_FROM_SQUARES or len(lines) <= SPLIT_LINES:
-        return []
-    armies = range(len(spec.armies))
-    return [line_var(spec, a, line) for line in range(1, SPLIT_LINES + 1) for a in armies]
+def _target(spec: Spec, claim: dict[str, Any]) -> int:
+    """The smaller army the refutation rules out: one past the optimum, or the
+    largest army minimum when no placement exists."""
+    if claim["kind"] == "optimum":
+        return int(claim["value"]) + 1
+    return max(army.minimum for army in spec.armies)
 
 
 def _versions() -> dict[str, str]:
@@ -283,6 +280,12 @@ def _versions() -> dict[str, str]:
 
 def _write_text(path: Path, text: str) -> str:
     data = text.encode("utf-8")
+    path.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write_gzip(path: Path, text: str) -> str:
+    data = gzip.compress(text.encode("utf-8"), compresslevel=6)
     path.write_bytes(data)
     return hashlib.sha256(data).hexdigest()
 

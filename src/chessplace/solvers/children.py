@@ -1,9 +1,8 @@
 """SAT work in child processes: a stop or a time limit ends it at once (PySAT's
 CaDiCaL cannot be interrupted in-process), and Ctrl-C is left to the parent.
 
-Every child dies with its parent, whatever ends the parent (SIGKILL included).
-On Linux the child asks the kernel for SIGKILL when its parent goes
-(``prctl(PR_SET_PDEATHSIG)``). The kernel sends it when the *thread* that
+Every child dies with its parent, whatever ends the parent (SIGKILL included,
+:mod:`chessplace.lifeline`). The kernel's signal comes when the *thread* that
 forked the child ends, not the whole process: that is right here, because a
 child is started and ended (:meth:`Child.end`, in a ``finally``) by one engine
 call in one thread, so the forking thread outlives its children unless the
@@ -16,17 +15,16 @@ command line's SIGTERM handling and second Ctrl-C both do.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
 import signal
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from chessplace.lifeline import die_with_parent
+
 _START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -59,16 +57,5 @@ def _deaf(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> 
     # A terminal's Ctrl-C reaches the whole process group, and PySAT installs
     # its own SIGINT handler in the child: blocking the signal keeps it out.
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    _die_with_parent(parent)
+    die_with_parent(parent)
     target(sender, *args)
-
-
-def _die_with_parent(parent: int) -> None:
-    """Ask for SIGKILL when the parent ends; leave at once if it already has."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    # The parent may have died between the fork and the prctl call: then this
-    # child was already adopted by another process and no signal will come.
-    if os.getppid() != parent:
-        os._exit(1)
