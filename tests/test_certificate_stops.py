@@ -85,3 +85,34 @@ def test_sigterm_stops_the_proof_and_its_processes(tmp_path: Path) -> None:
     time.sleep(1)
     assert group(process.pid) == []
     assert_nothing_left(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def a9(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A certificate of a(9) = 12: 53 cubes, several seconds to check on two cores."""
+    directory = tmp_path_factory.mktemp("a9")
+    command = [sys.executable, "-m", "chessplace", "optimize", "peaceable-queens", "-n", "9"]
+    subprocess.run([*command, "--certificate", str(directory)], check=True, capture_output=True)
+    return directory
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_signal_stops_the_check_and_its_workers(a9: Path, number: signal.Signals) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessplace", "check", str(a9)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while len(children(process.pid)) < min(2, len(os.sched_getaffinity(0))):
+        assert process.poll() is None and time.monotonic() < deadline, "no workers came"
+        time.sleep(0.05)
+    process.send_signal(number)
+    stopped = time.monotonic()
+    code, out, err = finish(process, 30)
+    assert time.monotonic() - stopped < 5, err
+    assert code == 130 and out == "" and err == "chessplace: interrupted\n", (code, out, err)
+    time.sleep(0.5)
+    assert group(process.pid) == []

@@ -284,9 +284,11 @@ _worker_base: _Base | None = None
 
 
 def _start_worker(parent: int, base: _Base) -> None:
-    """In a worker: Ctrl-C is the parent's to handle, and the worker dies with it."""
+    """In a worker: Ctrl-C is the parent's to handle, SIGTERM (the pool's ending)
+    ends it quietly, and it dies with the parent."""
     global _worker_base
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
     _worker_base = base
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from chessplace.control import Control
@@ -54,16 +58,35 @@ def _expired(started: float, limit: float | None) -> bool:
 
 def check(arguments: argparse.Namespace) -> int:
     """Print one verdict line: 0 certified, 1 rejected; a directory that holds no
-    certificate is bad input."""
+    certificate is bad input. SIGTERM ends it as Ctrl-C does (the proof-checking
+    workers go with it)."""
     from chessplace.certificates.check import NotACertificate, check_certificate
     from chessplace.certificates.proofcheck import NoProofChecker
 
     try:
-        verdict = check_certificate(Path(arguments.directory))
+        with _sigterm_interrupts():
+            verdict = check_certificate(Path(arguments.directory))
     except (NotACertificate, NoProofChecker) as error:
         raise UsageError(str(error)) from None
     print(verdict.line)
     return EXIT_OK if verdict.certified else EXIT_NO
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """Within: SIGTERM raises KeyboardInterrupt (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def refuse_uncertifiable(arguments: argparse.Namespace) -> None:
