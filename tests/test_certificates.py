@@ -396,3 +396,24 @@ def test_a_cube_naming_no_variable_is_rejected(
     manifest["refutation"]["proofs"][0]["cube"] = [10**9]
     (split_a6 / "manifest.json").write_text(json.dumps(manifest))
     assert "cube 1 is not a list of placement and line literals" in rejected(capsys, split_a6)
+
+
+@checks_proofs
+@pytest.mark.parametrize(
+    ("args", "claim"),
+    [
+        (("optimize", "peaceable-queens", "-n", "8"), {"kind": "optimum", "value": 9}),
+        (("solve", "peaceable-queens", "-n", "8", "--at-least", "10"), {"kind": "infeasible"}),
+    ],
+    ids=["a(8) = 9", "no 10 on 8x8"],
+)
+def test_eight_by_eight_is_cut_along_the_line_engine_tree(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], claim: object
+) -> None:
+    manifest = certify(capsys, tmp_path, *args)
+    assert manifest["claim"] == claim
+    refutation = manifest["refutation"]
+    assert refutation["cover"] == "cover.drup.gz" and len(refutation["proofs"]) > 4
+    assert max(len(proof["cube"]) for proof in refutation["proofs"]) == 4  # rank/file labels
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0 and f"{len(refutation['proofs'])} cubes covering all" in out, out
