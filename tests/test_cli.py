@@ -114,6 +114,8 @@ def test_verify_reads_its_own_json(capsys: pytest.CaptureFixture[str], tmp_path:
         ["optimize", "queens", "-n", "4", "--solver", "nonsuch"],
         ["count", "queens", "-n", "4", "--time-limit", "0"],
         ["verify", "queens", "-n", "4", "/nonexistent/file.json"],
+        ["optimize", "peaceable-queens", "-n", "6", "--workers", "100000"],
+        ["serve", "--workers", "257"],
     ],
 )
 def test_bad_input_is_one_line_and_exit_two(
@@ -122,6 +124,14 @@ def test_bad_input_is_one_line_and_exit_two(
     code, _, err = run(capsys, *args)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and err.startswith("chessplace: error:")
+
+
+def test_an_engine_option_names_its_engine_when_the_engine_refuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "solve", "queens", "-n", "8", "--workers", "4")
+    assert code == 2
+    assert "option workers belongs to solver 'lines', which cannot solve this problem" in err
 
 
 @pytest.mark.parametrize(

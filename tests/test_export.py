@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -355,3 +356,29 @@ def test_bad_input_is_one_line_and_exit_two(
     assert main(["export", *args]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and message in err
+
+
+def test_a_failed_export_leaves_the_old_file_and_no_partial_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk filling up half way (raised here after the first lines) keeps what
+    the file held and leaves no temporary file behind."""
+    from chessplace.export import command, export_lines
+
+    target = tmp_path / "model.lp"
+    target.write_text("before\n")
+
+    def full_disk(*args: object, **options: object) -> Iterator[str]:
+        lines = export_lines(*args, **options)  # type: ignore[arg-type]
+        yield next(lines)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(command, "export_lines", full_disk)
+    code = main(["export", "queens", "-n", "4", "--format", "lp", "-o", str(target)])
+    assert code == 2 and "No space left on device" in capsys.readouterr().err
+    assert target.read_text() == "before\n" and sorted(tmp_path.iterdir()) == [target]
+
+
+def test_export_writes_to_a_device_in_place(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "queens", "-n", "4", "--format", "opb", "-o", "/dev/null"]) == 0
+    assert Path("/dev/null").is_char_device()

@@ -15,6 +15,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+MAX_WORKERS = 256
+"""The most local threads or processes ``--workers`` may ask for."""
+
+
+def worker_count(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_WORKERS} workers, not {value}")
+    return value
+
+
 def count_value(text: str) -> int:
     try:
         value = int(text)

@@ -16,6 +16,7 @@ from chessplace.argtypes import (
     positive_float,
     positive_int,
     task_side,
+    worker_count,
 )
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
 from chessplace.export import FORMATS
@@ -126,7 +127,7 @@ def _checkpoint_argument(parser: argparse.ArgumentParser) -> None:
 def _cluster_arguments(parser: argparse.ArgumentParser, engine: str) -> None:
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=worker_count,
         help=f"{engine}: local worker threads, or LocalCluster processes (default: every core)",
     )
     parser.add_argument(
@@ -236,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=port_number, default=8000, help="port to listen on")
     serve.add_argument(
-        "--workers", type=positive_int, help="worker processes (default: one per core)"
+        "--workers", type=worker_count, help="worker processes (default: one per core)"
     )
     serve.add_argument(
         "--queue", type=positive_int, default=64, help="jobs that may wait for a worker"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TextIO
 
 from chessplace.exits import EXIT_OK, UsageError
@@ -15,7 +17,9 @@ from chessplace.regioncli import with_grid
 
 def export_command(arguments: argparse.Namespace) -> int:
     """Build the model first (bad input writes nothing, not even an empty file), then
-    write it line by line."""
+    write it line by line; a file is written under a temporary name and renamed when
+    complete, so a failed or interrupted export leaves nothing behind (and an
+    existing file stays as it was)."""
     problem = problem_from_attributes(with_grid(arguments))
     lines = export_lines(
         problem,
@@ -26,11 +30,21 @@ def export_command(arguments: argparse.Namespace) -> int:
     if arguments.output in (None, "-"):
         _write(sys.stdout, lines)
         return EXIT_OK
+    output = Path(arguments.output)
+    if output.exists() and not output.is_file():  # a device or pipe: written as it is
+        partial = output
+    else:
+        partial = output.with_name(f".{output.name}.partial")
     try:
-        with open(arguments.output, "w", encoding="utf-8") as target:
+        with open(partial, "w", encoding="utf-8") as target:
             _write(target, lines)
+        if partial != output:
+            os.replace(partial, output)
     except OSError as error:
         raise UsageError(f"cannot write {arguments.output}: {error.strerror or error}") from None
+    finally:
+        if partial != output:
+            partial.unlink(missing_ok=True)
     return EXIT_OK
 
 

@@ -78,7 +78,8 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     too_large = problem.refusal()
     if too_large:
         raise NoSolver(f"no solver can {task.value} this problem: {too_large}")
-    if name is None and options:
+    implied = name is None and bool(options)
+    if implied:
         name = _owner_of(options, task)
     if name is not None:
         engine = _named(name, options)
@@ -88,6 +89,12 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
                 f"'chessplace[{'cpsat' if name == 'cpsat' else name}]'"
             )
         reason = engine.refusal(problem, task)
+        if reason and implied:
+            given = ", ".join(sorted(options))
+            raise NoSolver(
+                f"option {given} belongs to solver {name!r}, which cannot "
+                f"{task.value} this problem: {reason}"
+            )
         if reason:
             raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")
         return Choice(engine)
