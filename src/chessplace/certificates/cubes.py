@@ -54,6 +54,8 @@ def tree_cubes(problem: Problem, spec: Spec, target: int, control: Control) -> l
     engine = LineSearchEngine(workers=1)
     if depth == 0 or engine.refusal(problem, Task.OPTIMIZE) is not None:
         return []
+    if any(army.maximum is not None for army in problem.armies):
+        return []  # the engine's bounds know nothing of caps: its tree would not cut
     g = geometry(problem.board, problem.armies[0].piece, True)
     if not g.product or depth > g.symmetric:
         return []
