@@ -145,6 +145,18 @@ def test_cli_solve_count_verify_and_generate(
     assert code == 0 and "1 placements" in out
 
 
+def test_a_generated_grid_saved_from_stdout_reads_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``generate > file`` keeps the grid alone; the solution goes to stderr."""
+    code, out, err = _run(capsys, "generate", "queens-game", "-n", "6", "--seed", "3")
+    assert code == 0 and "one solution, proven" in err and "proven" not in out
+    grid = tmp_path / "grid.txt"
+    grid.write_text(out)
+    code, out, _ = _run(capsys, "count", "queens-game", "--grid", str(grid), "--limit", "2")
+    assert code == 0 and "1 placements" in out
+
+
 @pytest.mark.parametrize(
     ("grid", "extra", "message"),
     [

@@ -86,7 +86,8 @@ def add_generate_parser(commands: Any) -> None:
 
 
 def generate_command(arguments: argparse.Namespace) -> int:
-    """``chessplace generate``: the grid, then its solution drawn on it."""
+    """``chessplace generate``: the grid on stdout (so that it can be saved and read
+    back with ``--grid``), its solution drawn on it and a summary on stderr."""
     if arguments.time_limit is not None and not arguments.time_limit > 0:
         raise UsageError(f"a time limit must be positive, not {arguments.time_limit}")
     result = supervised(
@@ -111,11 +112,12 @@ def generate_command(arguments: argparse.Namespace) -> int:
         print(json.dumps(result_json(problem, "generate", result), indent=2))
         return EXIT_OK
     print("\n".join(problem.regions.rows))
-    print()
-    print(render_text(result.placement, arguments.ascii))
+    print(file=sys.stderr)
+    print(render_text(result.placement, arguments.ascii), file=sys.stderr)
     seed = "" if arguments.seed is None else f" (seed {arguments.seed})"
     print(
         f"{problem.describe()}: one solution, proven{seed} · {result.solver} · "
-        f"{result.seconds:.3f} s"
+        f"{result.seconds:.3f} s",
+        file=sys.stderr,
     )
     return EXIT_OK if result.status is Status.FEASIBLE else EXIT_STOPPED
