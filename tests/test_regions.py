@@ -240,3 +240,21 @@ def test_the_certified_formula_refuses_regions() -> None:
 
     with pytest.raises(CannotCertify, match="region puzzles"):
         spec_of(_queens(("AAB", "CAB", "CCB")))
+
+
+def test_a_board_drawn_on_digit_labels_reads_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Region labels that are digits are squares, not rank labels or army numbers."""
+    code, out, _ = _run(capsys, "generate", "queens-game", "-n", "6", "--seed", "3")
+    grid = tmp_path / "digits.txt"
+    grid.write_text(out.translate(str.maketrans("ABCDEF", "123456")))
+    code, drawn, _ = _run(capsys, "solve", "queens-game", "--grid", str(grid))
+    assert code == 0 and "1" in drawn.splitlines()[0][2:]
+    board = tmp_path / "board.txt"
+    board.write_text(drawn)
+    code, out, err = _run(capsys, "verify", "queens-game", "--grid", str(grid), str(board))
+    assert code == 0 and out.rstrip().endswith("valid"), err
+    board.write_text(drawn.replace("♛", "1", 1))  # one crown fewer: named, not misread
+    code, out, _ = _run(capsys, "verify", "queens-game", "--grid", str(grid), str(board))
+    assert code == 1 and "it needs 1" in out

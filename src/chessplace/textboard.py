@@ -66,14 +66,16 @@ def parse_text(problem: Problem, text: str) -> Placement:
     """Read a text board (as :func:`render_text` writes it) for ``problem``.
 
     Rank labels and a line of file labels are optional; the top line is the
-    highest rank; region letters count as empty squares; a mark may carry its
-    army's number (``q3`` or ``♛₃``), which boards of more than two armies need.
+    highest rank; region labels (letters or digits) count as empty squares; a mark
+    may carry its army's number (``q3`` or ``♛₃``), which boards of more than two
+    armies need.
     Raises ``ValueError`` with the reason when unreadable.
     """
     summary = f"{problem.puzzle} on "  # the line a command prints under its board
     lines = [line for line in text.splitlines() if not line.startswith(summary)]
-    rows = [row for row in map(_cells, lines) if row is not None]
     board = problem.board
+    regions = problem.regions is not None
+    rows = [row for row in (_cells(line, board.cols, regions) for line in lines) if row]
     if len(rows) != board.rows:
         raise ValueError(f"text board has {len(rows)} ranks, the puzzle's board has {board.rows}")
     armies: list[list[Square]] = [[] for _ in problem.armies]
@@ -85,7 +87,7 @@ def parse_text(problem: Problem, text: str) -> Placement:
                 f"text line {line_number + 1} is labelled rank {wrong[0][:12]}, "
                 f"but it is rank {rank} of {board.rows}"
             )
-        marks = _marks(row, rank)
+        marks = [(char, None) for char in row] if regions else _marks(row, rank)
         if len(marks) != board.cols:
             raise ValueError(f"rank {rank} has {len(marks)} squares, expected {board.cols}")
         for file, (mark, number) in enumerate(marks):
@@ -94,9 +96,10 @@ def parse_text(problem: Problem, text: str) -> Placement:
     return Placement.from_squares(problem, armies)
 
 
-def _cells(line: str) -> tuple[str, list[str]] | None:
+def _cells(line: str, cols: int, regions: bool) -> tuple[str, list[str]] | None:
     """The squares of one text rank and its rank labels, or ``None`` for a blank or
-    file-label line."""
+    file-label line. On a grid of regions the squares are ``cols`` tokens (a region
+    label may be a digit), so only tokens beyond them can be rank labels."""
     tokens = line.split()
     if not tokens:
         return None
@@ -105,9 +108,9 @@ def _cells(line: str) -> tuple[str, list[str]] | None:
     ):
         return None
     labels = []
-    while tokens and tokens[0].isdigit():
+    while tokens and tokens[0].isdigit() and (not regions or len(tokens) > cols):
         labels.append(tokens.pop(0))
-    while tokens and tokens[-1].isdigit():
+    while tokens and tokens[-1].isdigit() and (not regions or len(tokens) > cols):
         labels.append(tokens.pop())
     return "".join(tokens).strip("|"), labels
 
