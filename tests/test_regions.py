@@ -258,3 +258,18 @@ def test_a_board_drawn_on_digit_labels_reads_back(
     board.write_text(drawn.replace("♛", "1", 1))  # one crown fewer: named, not misread
     code, out, _ = _run(capsys, "verify", "queens-game", "--grid", str(grid), str(board))
     assert code == 1 and "it needs 1" in out
+
+
+def test_verify_json_carries_the_grid(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(capsys, "generate", "queens-game", "-n", "6", "--seed", "3")
+    grid = tmp_path / "grid.txt"
+    grid.write_text(out)
+    code, answer, _ = _run(capsys, "solve", "queens-game", "--grid", str(grid), "--json")
+    placement = tmp_path / "answer.json"
+    placement.write_text(answer)
+    code, out, _ = _run(
+        capsys, "verify", "queens-game", "--grid", str(grid), str(placement), "--json"
+    )
+    verdict = json.loads(out)
+    assert code == 0 and verdict["status"] == "valid"
+    assert verdict["grid"] == json.loads(answer)["grid"] and verdict["stars"] == 1

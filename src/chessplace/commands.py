@@ -215,20 +215,17 @@ def _verify(arguments: argparse.Namespace) -> int:
     if arguments.render:
         _draw(arguments, placement, conflicts=True)
     if arguments.json:
-        print(
-            json.dumps(
-                {
-                    "task": "verify",
-                    "puzzle": problem.puzzle,
-                    "rows": problem.board.rows,
-                    "cols": problem.board.cols,
-                    "status": "invalid" if violations else "valid",
-                    "violations": [str(v) for v in violations],
-                    "pieces": placement_pieces(placement),
-                },
-                indent=2,
-            )
-        )
+        verdict: dict[str, Any] = {
+            "task": "verify",
+            "puzzle": problem.puzzle,
+            "rows": problem.board.rows,
+            "cols": problem.board.cols,
+            "status": "invalid" if violations else "valid",
+            "violations": [str(v) for v in violations],
+        }
+        if problem.regions is not None:
+            verdict |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
+        print(json.dumps(verdict | {"pieces": placement_pieces(placement)}, indent=2))
     else:
         print(render_text(placement, arguments.ascii))
         for violation in violations:
