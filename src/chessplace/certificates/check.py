@@ -75,9 +75,13 @@ def _manifest(directory: Path) -> dict[str, Any]:
     path = directory / "manifest.json"
     if not path.is_file():
         raise NotACertificate(f"{directory}: no manifest.json, not a certificate")
+    with path.open("rb") as file:
+        raw = file.read(MAX_MANIFEST_BYTES + 1)
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise NotACertificate(f"{path}: over {MAX_MANIFEST_BYTES:,} bytes, not a certificate")
     try:
-        data = json.loads(path.read_bytes()[:MAX_MANIFEST_BYTES])
-    except (ValueError, UnicodeDecodeError):
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
         raise NotACertificate(f"{path}: not JSON, not a certificate") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise NotACertificate(f"{path}: not a {FORMAT} manifest")
@@ -102,12 +106,21 @@ def _check(directory: Path, manifest: dict[str, Any]) -> str:
         "infeasible": "no placement exists",
         "optimum": f"the {'maximum' if spec.maximize else 'minimum'} is {claim.get('value')}",
     }[kind]
-    parts = [f"{manifest.get('puzzle', 'problem')} on {spec.rows}×{spec.cols}: {claimed}"]
+    parts = [f"{_problem(spec, manifest.get('puzzle'))}: {claimed}"]
     if kind != "infeasible":
         parts.append(_check_witness(spec, claim, manifest, contents))
     if kind != "feasible":
         parts.append(_check_refutation(spec, claim, manifest, contents))
     return ", ".join(parts)
+
+
+def _problem(spec: Spec, puzzle: Any) -> str:
+    """The problem as checked: the manifest's name for it (not checked, so only when
+    it is printable text), the armies and their piece as read, and the board."""
+    name = puzzle if isinstance(puzzle, str) and puzzle.isprintable() else "problem"
+    count = len(spec.armies)
+    armies = f"{count} {'army' if count == 1 else 'armies'} of {spec.armies[0].betza}"
+    return f"{name} ({armies}) on {spec.rows}×{spec.cols}"
 
 
 def _is_count(value: Any) -> bool:
@@ -148,7 +161,7 @@ def _check_witness(
     name = entry.get("file") if isinstance(entry, dict) else "witness"
     try:
         armies = read_witness(spec, json.loads(_listed(contents, entry, "file", "witness")))
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         raise Rejected(f"witness {name}: {error}") from None
     fault = witness_fault(spec, armies)
     if fault:
@@ -176,12 +189,12 @@ def _check_refutation(
     if _clauses_text(shipped) != _clauses_text(formula.dimacs().encode()):
         raise Rejected(f"{entry['formula']} differs from the formula regenerated from the problem")
     cubes = _cubes(spec, entry)
-    if len(cubes) > 1:
+    if len(cubes) > 1 or cubes[0][0]:  # one empty cube covers all by itself
         _check_cover(spec, rules, [cube for cube, _ in cubes], entry, contents)
-    jobs = [
-        (cube, proof_entry["proof"], _listed(contents, proof_entry, "proof", "proof"))
-        for cube, proof_entry in cubes
-    ]
+    jobs = []
+    for cube, proof_entry in cubes:
+        data = _listed(contents, proof_entry, "proof", "proof")
+        jobs.append((cube, str(proof_entry["proof"]), data))
     for name, fault in _proof_faults(formula, jobs):
         if fault:
             raise Rejected(f"{name}: {fault}")
@@ -239,19 +252,39 @@ def _proof_faults(
     formula: Formula, jobs: list[tuple[list[int], str, bytes]]
 ) -> Iterator[tuple[str, str | None]]:
     """Each proof's name and fault (None when it refutes the formula with its cube),
-    in order; over every core when there are several proofs and ``fork`` exists."""
+    in order; over every core when there are several proofs and ``fork`` exists.
+    A worker that dies (the OOM killer, a signal) takes its proof with it, which
+    the pool would wait for forever: that is a rejection instead."""
     base = _Base.of(formula)
     cores = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     if cores <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (_cube_fault(base, job) for job in jobs)
         return
     context: Any = multiprocessing.get_context("fork")
+    others = _children()
     pool = context.Pool(cores, _start_worker, (os.getpid(), base))
+    workers = _children() - others
     try:
-        yield from pool.imap(_worker_fault, jobs)
+        results = pool.imap(_worker_fault, jobs)
+        for _ in jobs:
+            while True:
+                try:
+                    result = results.next(timeout=1)
+                    break
+                except multiprocessing.TimeoutError:
+                    if not workers <= _children():
+                        raise Rejected(
+                            "a proof-checking process died (out of memory?), "
+                            "so not every proof was checked"
+                        ) from None
+            yield result
     finally:
         pool.terminate()
         pool.join()
+
+
+def _children() -> set[int | None]:
+    return {process.pid for process in multiprocessing.active_children()}
 
 
 @dataclass(frozen=True)
@@ -301,7 +334,7 @@ def _worker_fault(job: tuple[list[int], str, bytes]) -> tuple[str, str | None]:
 def _permutations(data: bytes) -> list[list[int]]:
     try:
         listed = json.loads(data).get("permutations")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         listed = None
     if not isinstance(listed, list) or not all(
         isinstance(p, list) and all(_is_count(v) for v in p) for p in listed

@@ -48,7 +48,7 @@ def parse_moves(betza: str) -> dict[tuple[int, int], int | None]:
         if match is None or match.group(1) not in _ATOMS:
             raise SpecError(f"cannot read Betza notation {betza!r}")
         atom, doubled, digits = match.groups()
-        if doubled and digits:
+        if (doubled and digits) or len(digits) > 9:
             raise SpecError(f"cannot read Betza notation {betza!r}")
         reach: int | None = 1
         if doubled or (digits and int(digits) == 0):
@@ -193,10 +193,17 @@ def _flag(value: Any) -> bool:
     return value
 
 
+def _text(value: Any, what: str) -> str:
+    """A string that prints on one line (it ends up in the verdict)."""
+    if not isinstance(value, str) or not value.isprintable():
+        raise SpecError(f"{what} must be printable text, not {value!r}")
+    return value
+
+
 def _army(entry: Any) -> ArmySpec:
     maximum = entry["maximum"]
     return ArmySpec(
-        name=str(entry["name"]),
+        name=_text(entry["name"], "an army's name"),
         betza=str(entry["betza"]),
         minimum=_count(entry["minimum"], "minimum"),
         maximum=None if maximum is None else _count(maximum, "maximum"),
