@@ -215,7 +215,7 @@ def _verify(arguments: argparse.Namespace) -> int:
     if arguments.render:
         _draw(arguments, placement, conflicts=True)
     if arguments.json:
-        verdict: dict[str, Any] = {
+        report: dict[str, Any] = {
             "task": "verify",
             "puzzle": problem.puzzle,
             "rows": problem.board.rows,
@@ -224,8 +224,8 @@ def _verify(arguments: argparse.Namespace) -> int:
             "violations": [str(v) for v in violations],
         }
         if problem.regions is not None:
-            verdict |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
-        print(json.dumps(verdict | {"pieces": placement_pieces(placement)}, indent=2))
+            report |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
+        print(json.dumps(report | {"pieces": placement_pieces(placement)}, indent=2))
     else:
         print(render_text(placement, arguments.ascii))
         for violation in violations:
