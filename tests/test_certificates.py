@@ -55,8 +55,9 @@ def certify(capsys: pytest.CaptureFixture[str], directory: Path, *args: str) -> 
         (("optimize", "independent", "--piece", "queen", "-n", "6"), 6),
         (("optimize", "independent", "--piece", "bishop", "-n", "4"), 6),
         (("solve", "queens", "-n", "3"), None),
+        (("optimize", "peaceable-queens", "-n", "3", "--armies", "8"), 0),
     ],
-    ids=["a(5)", "count a(4)", "gamma(Q5)", "queens 6", "bishops 4", "no 3 queens"],
+    ids=["a(5)", "count a(4)", "gamma(Q5)", "queens 6", "bishops 4", "no 3 queens", "8 armies"],
 )
 def test_proven_answers_are_certified(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], claim: int | None
@@ -191,6 +192,15 @@ def test_a_wrong_symmetry_is_rejected(capsys: pytest.CaptureFixture[str], copy: 
     path.write_text(json.dumps(data))
     rehash(copy)
     assert "symmetry 1 is not a symmetry of the formula" in rejected(capsys, copy)
+
+
+def test_too_many_symmetries_are_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
+    path = copy / "symmetries.json"
+    data = json.loads(path.read_text())
+    data["permutations"] = data["permutations"][:1] * 1025
+    path.write_text(json.dumps(data))
+    rehash(copy)
+    assert "symmetries: more than 1024 permutations" in rejected(capsys, copy)
 
 
 @checks_proofs

@@ -40,6 +40,9 @@ from chessplace.lifeline import die_with_parent
 FORMAT = "chessplace-certificate/3"
 MAX_MANIFEST_BYTES = 1 << 26
 MAX_CUBES = 1 << 20
+MAX_PERMUTATIONS = 1024
+"""Symmetries a certificate may list: a board's 8 times the renumberings of its armies
+(written certificates list at most 8 × 4! − 1 = 191, for four equal armies)."""
 
 
 class NotACertificate(ValueError):
@@ -340,6 +343,8 @@ def _permutations(data: bytes) -> list[list[int]]:
         isinstance(p, list) and all(_is_count(v) for v in p) for p in listed
     ):
         raise Rejected("symmetries: expected a list of permutations of variables")
+    if len(listed) > MAX_PERMUTATIONS:
+        raise Rejected(f"symmetries: more than {MAX_PERMUTATIONS} permutations")
     return listed
 
 

@@ -39,9 +39,7 @@ def symmetry_permutations(spec: Spec) -> list[list[int]]:
     (``p[v-1]`` is the image of variable ``v``), without repeats."""
     kinds = [(a.minimum, a.maximum, a.fixed) for a in spec.armies]
     renumberings = [
-        p
-        for p in permutations(range(len(kinds)))
-        if all(kinds[i] == kinds[j] for i, j in enumerate(p))
+        p for p in _renumberings(len(kinds)) if all(kinds[i] == kinds[j] for i, j in enumerate(p))
     ]
     lines = ride_lines(spec)
     line_of = {frozenset(line): number for number, line in enumerate(lines)}
@@ -67,6 +65,22 @@ def symmetry_permutations(spec: Spec) -> list[list[int]]:
                 seen.add(key)
                 found.append(image)
     return found
+
+
+FULL_RENUMBERING_UP_TO = 4
+"""Up to this many armies every renumbering is offered (4! = 24); beyond, only the
+swaps of two neighbouring armies: lex-leader clauses for any subset of the
+symmetries are sound, and 8 armies' 40,320 renumberings would make the formula
+huge."""
+
+
+def _renumberings(armies: int) -> list[tuple[int, ...]]:
+    """Army renumberings to combine with the board symmetries."""
+    if armies <= FULL_RENUMBERING_UP_TO:
+        return list(permutations(range(armies)))
+    identity = tuple(range(armies))
+    swaps = [(*identity[:i], i + 1, i, *identity[i + 2 :]) for i in range(armies - 1)]
+    return [identity, *swaps]
 
 
 def _index(spec: Spec, square: Square) -> int:
