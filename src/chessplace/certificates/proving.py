@@ -36,9 +36,11 @@ class WrongAnswer(RuntimeError):
 
 @dataclass(frozen=True)
 class Job:
-    """Refute ``clauses`` and write the proof to ``proof``."""
+    """Refute ``clauses`` with the ``cube``'s literals as unit clauses, and write the
+    proof to ``proof`` (the jobs of one formula share its clause list)."""
 
     clauses: Sequence[Sequence[int]]
+    cube: Sequence[int]
     proof: Path
 
 
@@ -61,7 +63,7 @@ def prove_all(jobs: Sequence[Job], control: Control) -> list[Proved]:
                 raise StoppedProving
             while waiting and len(running) < control.cores():
                 number, job = waiting.pop(0)
-                child = children.start(_refute, job.clauses, str(job.proof))
+                child = children.start(_refute, job.clauses, job.cube, str(job.proof))
                 running[child.receiver] = (number, child)
             for ready in wait(list(running), timeout=POLL_SECONDS):
                 number, child = running.pop(ready)
@@ -84,12 +86,14 @@ def prove_all(jobs: Sequence[Job], control: Control) -> list[Proved]:
     return [proved[number] for number in range(len(jobs))]
 
 
-def _refute(sender: Any, clauses: Sequence[Sequence[int]], proof: str) -> None:
+def _refute(sender: Any, clauses: Sequence[Sequence[int]], cube: Sequence[int], proof: str) -> None:
     """In the child: solve, write the proof (ending in the empty clause), report."""
     from pysat.solvers import Solver
 
     started = time.perf_counter()
     with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+        for literal in cube:
+            solver.add_clause([literal])
         if solver.solve():
             sender.send(("sat",))
             return

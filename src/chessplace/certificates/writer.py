@@ -214,7 +214,7 @@ def _refute(
         else ["refutation.drup.gz"]
     )
     jobs = [
-        Job(formula.clauses + [(literal,) for literal in cube], directory / name)
+        Job(formula.clauses, cube, directory / name)
         for cube, name in zip(cubes, names, strict=True)
     ]
     files.update(dict.fromkeys(names, ""))  # removed on failure even before they are hashed
