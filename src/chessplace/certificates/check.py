@@ -19,6 +19,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -270,16 +271,15 @@ def _proof_faults(
     try:
         results = pool.imap(_worker_fault, jobs)
         for _ in jobs:
-            while True:
-                try:
+            result = None
+            while result is None:
+                with suppress(multiprocessing.TimeoutError):
                     result = results.next(timeout=1)
-                    break
-                except multiprocessing.TimeoutError:
-                    if not workers <= _children():
-                        raise Rejected(
-                            "a proof-checking process died (out of memory?), "
-                            "so not every proof was checked"
-                        ) from None
+                if not workers <= _children():  # looked at after every proof, and idle
+                    raise Rejected(
+                        "a proof-checking process died (out of memory?), "
+                        "so not every proof was checked"
+                    ) from None
             yield result
     finally:
         pool.terminate()
