@@ -19,8 +19,8 @@ import os
 import signal
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -256,38 +256,53 @@ def _proof_faults(
     formula: Formula, jobs: list[tuple[list[int], str, bytes]]
 ) -> Iterator[tuple[str, str | None]]:
     """Each proof's name and fault (None when it refutes the formula with its cube),
-    in order; over every core when there are several proofs and ``fork`` exists.
-    A worker that dies (the OOM killer, a signal) takes its proof with it, which
-    the pool would wait for forever: that is a rejection instead."""
+    in order; over every core when there are several proofs and ``fork`` exists, one
+    child process per proof (a pool's shared queue can be left locked by a worker
+    that is killed). A child that dies (the OOM killer, a signal) is a rejection."""
     base = _Base.of(formula)
     cores = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     if cores <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (_cube_fault(base, job) for job in jobs)
         return
     context: Any = multiprocessing.get_context("fork")
-    others = _children()
-    pool = context.Pool(cores, _start_worker, (os.getpid(), base))
-    workers = _children() - others
+    parent = os.getpid()
+    waiting = iter(enumerate(jobs))
+    running: dict[Any, tuple[int, Any]] = {}
+    finished: dict[int, tuple[str, str | None]] = {}
+    given = 0
     try:
-        results = pool.imap(_worker_fault, jobs)
-        for _ in jobs:
-            result = None
-            while result is None:
-                with suppress(multiprocessing.TimeoutError):
-                    result = results.next(timeout=1)
-                if not workers <= _children():  # looked at after every proof, and idle
+        while given < len(jobs):
+            for index, job in waiting:
+                receiver, sender = context.Pipe(duplex=False)
+                child = context.Process(
+                    target=_check_in_child, args=(parent, sender, base, job), daemon=True
+                )
+                child.start()
+                sender.close()
+                running[receiver] = (index, child)
+                if len(running) == cores:
+                    break
+            for ready in wait(list(running)):
+                answer: Any = ready
+                index, child = running.pop(answer)
+                try:
+                    finished[index] = answer.recv()
+                except EOFError:
                     raise Rejected(
                         "a proof-checking process died (out of memory?), "
                         "so not every proof was checked"
                     ) from None
-            yield result
+                finally:
+                    answer.close()
+                    child.join()
+            while given in finished:
+                yield finished.pop(given)
+                given += 1
     finally:
-        pool.terminate()
-        pool.join()
-
-
-def _children() -> set[int | None]:
-    return {process.pid for process in multiprocessing.active_children()}
+        for receiver, (_, child) in running.items():
+            child.kill()
+            child.join()
+            receiver.close()
 
 
 @dataclass(frozen=True)
@@ -316,22 +331,16 @@ def _cube_fault(base: _Base, job: tuple[list[int], str, bytes]) -> tuple[str, st
         return name, str(error)
 
 
-_worker_base: _Base | None = None
-
-
-def _start_worker(parent: int, base: _Base) -> None:
-    """In a worker: Ctrl-C is the parent's to handle, SIGTERM (the pool's ending)
-    ends it quietly, and it dies with the parent."""
-    global _worker_base
+def _check_in_child(
+    parent: int, sender: Any, base: _Base, job: tuple[list[int], str, bytes]
+) -> None:
+    """In a child: Ctrl-C is the parent's to handle, SIGTERM ends it quietly, and it
+    dies with the parent; sends the proof's name and fault."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
-    _worker_base = base
-
-
-def _worker_fault(job: tuple[list[int], str, bytes]) -> tuple[str, str | None]:
-    assert _worker_base is not None
-    return _cube_fault(_worker_base, job)
+    sender.send(_cube_fault(base, job))
+    sender.close()
 
 
 def _permutations(data: bytes) -> list[list[int]]:
