@@ -10,11 +10,9 @@ a puzzle name the checker does not read, and a proof-checking worker that dies.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import importlib.util
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,6 +27,7 @@ from chessplace.certificates.formula import claim_bounds, refutation_formula
 from chessplace.certificates.proofcheck import proof_fault, unpacked
 from chessplace.certificates.spec import Spec
 from chessplace.cli import main
+from tests.certified import PROOF, manifest_of, seal
 from tests.processes import children, group
 
 pytest.importorskip("pysat", reason="certificates are written with python-sat")
@@ -36,35 +35,6 @@ pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("dratify") is None,
     reason="chessplace check needs dratify (the certify extra)",
 )
-
-PROOF = "refutation.drup.gz"
-
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One certificate of a(5) = 4 (one proof, no cubes)."""
-    directory = tmp_path_factory.mktemp("a5")
-    assert main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)]) == 0
-    return directory
-
-
-@pytest.fixture
-def copy(pristine: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "certificate"
-    shutil.copytree(pristine, target)
-    return target
-
-
-def manifest_of(directory: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((directory / "manifest.json").read_text())
-    return data
-
-
-def seal(directory: Path, manifest: dict[str, Any]) -> None:
-    """Write the manifest with every listed file's SHA-256, as a forger would."""
-    for name in manifest["files"]:
-        manifest["files"][name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
-    (directory / "manifest.json").write_text(json.dumps(manifest))
 
 
 def check(capsys: pytest.CaptureFixture[str], directory: Path) -> tuple[int, str]:

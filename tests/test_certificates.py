@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import ast
 import gzip
-import hashlib
 import importlib.util
 import itertools
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ import pytest
 import chessplace
 from chessplace.certificates.formula import Formula
 from chessplace.cli import main
+from tests.certified import PROOF, rehash
 
 pytest.importorskip("pysat", reason="certificates are written with python-sat")
 checks_proofs = pytest.mark.skipif(
@@ -81,38 +80,11 @@ def test_a_found_placement_is_certified_by_its_witness(
     assert code == 0 and "witness valid" in out and "refuted" not in out
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One certificate of a(5) = 4, copied by each tampering test."""
-    directory = tmp_path_factory.mktemp("a5")
-    assert main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)]) == 0
-    return directory
-
-
-@pytest.fixture
-def copy(pristine: Path, tmp_path: Path) -> Path:
-    target = tmp_path / "certificate"
-    shutil.copytree(pristine, target)
-    return target
-
-
-def rehash(directory: Path) -> None:
-    """Make the manifest's hashes match the files again, as a forger would."""
-    manifest = json.loads((directory / "manifest.json").read_text())
-    for name in manifest["files"]:
-        data = (directory / name).read_bytes()
-        manifest["files"][name] = hashlib.sha256(data).hexdigest()
-    (directory / "manifest.json").write_text(json.dumps(manifest))
-
-
 def rejected(capsys: pytest.CaptureFixture[str], directory: Path) -> str:
     code, out, _ = run(capsys, "check", str(directory))
     assert code == 1, out
     assert out.startswith("rejected: ") and out.count("\n") == 1
     return out
-
-
-PROOF = "refutation.drup.gz"
 
 
 def edit_lines(path: Path, change: object) -> None:

@@ -1,24 +1,74 @@
 """Child processes that die with their parent, whatever ends it (SIGKILL included).
 
+Used for SAT work (a stop or a time limit ends it at once: PySAT's solvers
+cannot be interrupted in-process), for the certificate's proof-logging
+solves and for the checker's proof checks; it decides nothing about answers
+or verdicts. Ctrl-C is left to the parent.
+
 On Linux a child asks the kernel for SIGKILL when its parent goes
 (``prctl(PR_SET_PDEATHSIG)``). The kernel sends it when the *thread* that
-forked the child ends, so the thread that starts children must outlive them
-unless the process itself is ending. Used by the SAT children and by the
-certificate checker's proof-checking workers; it decides nothing about
-answers or verdicts.
+forked the child ends, not the whole process: that is right here, because a
+child is started and ended (:meth:`Child.end`, in a ``finally``) by one call
+in one thread, so the forking thread outlives its children unless the
+process itself is ending. Where prctl is missing there is no cheap fallback:
+PySAT holds the GIL for a whole ``solve()``, so a watchdog thread in the child
+would never run; such children still end whenever the parent exits through
+Python (multiprocessing terminates daemonic children at exit), which the
+command line's SIGTERM handling and second Ctrl-C both do.
 """
 
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
+_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def die_with_parent(parent: int) -> None:
+@dataclass(frozen=True)
+class Child:
+    """A running child and the pipe end its answers arrive on."""
+
+    process: Any
+    receiver: Any
+
+    def end(self) -> None:
+        """Kill the child if it still runs, and release it."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.receiver.close()
+
+
+def start_child(target: Callable[..., None], *args: Any) -> Child:
+    """Run ``target(sender, *args)`` in a child process that ignores Ctrl-C, takes
+    SIGTERM as an ordinary process does, and dies with this process."""
+    context: Any = multiprocessing.get_context(_START_METHOD)
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_deaf, args=(os.getpid(), target, sender, *args), daemon=True)
+    process.start()
+    sender.close()
+    return Child(process, receiver)
+
+
+def _deaf(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> None:
+    # A terminal's Ctrl-C reaches the whole process group, and PySAT installs
+    # its own SIGINT handler in the child: blocking the signal keeps it out.
+    # The parent's own SIGTERM handler (a stop, or an interrupt) is not the child's.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
+    target(sender, *args)
+
+
+def _die_with_parent(parent: int) -> None:
     """Ask for SIGKILL when the parent ``parent`` ends; leave at once if it already has."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)

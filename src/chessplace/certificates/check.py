@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -36,11 +34,13 @@ from chessplace.certificates.formula import (
 from chessplace.certificates.proofcheck import checker_name, proof_fault, unpacked
 from chessplace.certificates.spec import Spec, SpecError
 from chessplace.certificates.witness import objective, read_witness, witness_fault
-from chessplace.lifeline import die_with_parent
+from chessplace.lifeline import Child, start_child
 
 FORMAT = "chessplace-certificate/3"
 MAX_MANIFEST_BYTES = 1 << 26
 MAX_CUBES = 1 << 20
+Job = tuple[list[int], str, bytes]
+"""A cube, its proof's file name and that file's bytes."""
 MAX_PERMUTATIONS = 1024
 """Symmetries a certificate may list: a board's 8 times the renumberings of its armies
 (written certificates list at most 8 × 4! − 1 = 191, for four equal armies)."""
@@ -190,7 +190,8 @@ def _check_refutation(
         if fault:
             raise Rejected(f"symmetry {number} is not a symmetry of the formula: it {fault}")
     formula = refutation_formula(spec, bounds, permutations)
-    if _clauses_text(shipped) != _clauses_text(formula.dimacs().encode()):
+    base = _Base.of(formula)
+    if _clauses_text(shipped) != _clauses_text(base.with_units([]).encode()):
         raise Rejected(f"{entry['formula']} differs from the formula regenerated from the problem")
     cubes = _cubes(spec, entry)
     if len(cubes) > 1 or cubes[0][0]:  # one empty cube covers all by itself
@@ -199,7 +200,7 @@ def _check_refutation(
     for cube, proof_entry in cubes:
         data = _listed(contents, proof_entry, "proof", "proof")
         jobs.append((cube, str(proof_entry["proof"]), data))
-    for name, fault in _proof_faults(formula, jobs):
+    for name, fault in _proof_faults(base, jobs):
         if fault:
             raise Rejected(f"{name}: {fault}")
     statement = "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
@@ -252,57 +253,43 @@ def _check_cover(
         raise Rejected(f"cover: {name} {fault}, so the {len(cubes):,} cubes may leave a gap")
 
 
-def _proof_faults(
-    formula: Formula, jobs: list[tuple[list[int], str, bytes]]
-) -> Iterator[tuple[str, str | None]]:
+def _proof_faults(base: _Base, jobs: list[Job]) -> Iterator[tuple[str, str | None]]:
     """Each proof's name and fault (None when it refutes the formula with its cube),
-    in order; over every core when there are several proofs and ``fork`` exists, one
-    child process per proof (a pool's shared queue can be left locked by a worker
-    that is killed). A child that dies (the OOM killer, a signal) is a rejection."""
-    base = _Base.of(formula)
+    in order; over every core when there are several proofs, in one child process
+    per proof (:mod:`chessplace.lifeline`: they die with the checker). A child that
+    dies (the OOM killer, a signal) is a rejection."""
     cores = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
-    if cores <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if cores <= 1:
         yield from (_cube_fault(base, job) for job in jobs)
         return
-    context: Any = multiprocessing.get_context("fork")
-    parent = os.getpid()
     waiting = iter(enumerate(jobs))
-    running: dict[Any, tuple[int, Any]] = {}
+    running: dict[Any, tuple[int, Child]] = {}
     finished: dict[int, tuple[str, str | None]] = {}
     given = 0
     try:
         while given < len(jobs):
             for index, job in waiting:
-                receiver, sender = context.Pipe(duplex=False)
-                child = context.Process(
-                    target=_check_in_child, args=(parent, sender, base, job), daemon=True
-                )
-                child.start()
-                sender.close()
-                running[receiver] = (index, child)
+                child = start_child(_check_in_child, base, job)
+                running[child.receiver] = (index, child)
                 if len(running) == cores:
                     break
             for ready in wait(list(running)):
-                answer: Any = ready
-                index, child = running.pop(answer)
+                index, child = running.pop(ready)
                 try:
-                    finished[index] = answer.recv()
+                    finished[index] = child.receiver.recv()
                 except EOFError:
                     raise Rejected(
                         "a proof-checking process died (out of memory?), "
                         "so not every proof was checked"
                     ) from None
                 finally:
-                    answer.close()
-                    child.join()
+                    child.end()
             while given in finished:
                 yield finished.pop(given)
                 given += 1
     finally:
-        for receiver, (_, child) in running.items():
-            child.kill()
-            child.join()
-            receiver.close()
+        for _, child in running.values():
+            child.end()
 
 
 @dataclass(frozen=True)
@@ -323,7 +310,7 @@ class _Base:
         return f"p cnf {self.variables} {self.clauses + len(cube)}\n{self.body}{units}"
 
 
-def _cube_fault(base: _Base, job: tuple[list[int], str, bytes]) -> tuple[str, str | None]:
+def _cube_fault(base: _Base, job: Job) -> tuple[str, str | None]:
     cube, name, data = job
     try:
         return name, proof_fault(base.with_units(cube), unpacked(name, data))
@@ -331,14 +318,8 @@ def _cube_fault(base: _Base, job: tuple[list[int], str, bytes]) -> tuple[str, st
         return name, str(error)
 
 
-def _check_in_child(
-    parent: int, sender: Any, base: _Base, job: tuple[list[int], str, bytes]
-) -> None:
-    """In a child: Ctrl-C is the parent's to handle, SIGTERM ends it quietly, and it
-    dies with the parent; sends the proof's name and fault."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(parent)
+def _check_in_child(sender: Any, base: _Base, job: Job) -> None:
+    """In a child: send the proof's name and fault."""
     sender.send(_cube_fault(base, job))
     sender.close()
 

@@ -6,7 +6,7 @@ time (one per core). The child writes its DRUP proof, gzipped, straight to
 the certificate's directory and reports the number of steps. A stop or the time
 limit of the run's :class:`~chessplace.control.Control` kills the children at
 once (PySAT's solve cannot be interrupted from Python), and every child dies
-with this process (:mod:`chessplace.solvers.children`).
+with this process (:mod:`chessplace.lifeline`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from chessplace.control import Control
-from chessplace.solvers import children
+from chessplace.lifeline import Child, start_child
 
 PROOF_SOLVER = "glucose4"
 POLL_SECONDS = 0.1
@@ -56,14 +56,14 @@ def prove_all(jobs: Sequence[Job], control: Control) -> list[Proved]:
     :class:`WrongAnswer` if a formula is satisfiable."""
     proved: dict[int, Proved] = {}
     waiting = list(enumerate(jobs))
-    running: dict[Any, tuple[int, children.Child]] = {}
+    running: dict[Any, tuple[int, Child]] = {}
     try:
         while waiting or running:
             if control.stopped:
                 raise StoppedProving
             while waiting and len(running) < control.cores():
                 number, job = waiting.pop(0)
-                child = children.start(_refute, job.clauses, job.cube, str(job.proof))
+                child = start_child(_refute, job.clauses, job.cube, str(job.proof))
                 running[child.receiver] = (number, child)
             for ready in wait(list(running), timeout=POLL_SECONDS):
                 number, child = running.pop(ready)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from chessplace.control import Control
+from chessplace.lifeline import start_child
 from chessplace.problem import Problem
-from chessplace.solvers import children, symmetry
+from chessplace.solvers import symmetry
 from chessplace.solvers.formulas import SquareFormula
 
 
@@ -45,7 +46,7 @@ def count_classes(
     }
     images = symmetry.group(problem)
     total = classes = 0
-    child = children.start(_enumerate_in_child, backend, formula.clauses, shown)
+    child = start_child(_enumerate_in_child, backend, formula.clauses, shown)
     complete = False
     try:
         while not control.stopped:

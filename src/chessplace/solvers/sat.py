@@ -15,10 +15,11 @@ from dataclasses import replace
 from typing import Any
 
 from chessplace.control import Control
+from chessplace.lifeline import Child, start_child
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
-from chessplace.solvers import children, domination, lines
+from chessplace.solvers import domination, lines
 from chessplace.solvers.base import Engine, Task
 from chessplace.solvers.classcount import count_classes
 from chessplace.solvers.cnf import check_encoding
@@ -82,13 +83,13 @@ class SatEngine(Engine):
             jobs = deque((backend, []) for backend in self.backends[:workers])
         deciding_refutation = len(cubes) == 1
         refuted = 0
-        running: list[children.Child] = []
+        running: list[Child] = []
         try:
             while not control.stopped:
                 while jobs and len(running) < max(workers, len(self.backends)):
                     backend, cube = jobs.popleft()
                     clauses = formula.clauses + [[lit] for lit in cube]
-                    running.append(children.start(_solve_in_child, backend, clauses))
+                    running.append(start_child(_solve_in_child, backend, clauses))
                 for child in list(running):
                     if not child.receiver.poll(0):
                         continue
