@@ -12,6 +12,7 @@ import numpy as np
 from chessplace.board import Square
 from chessplace.control import Control
 from chessplace.linesearch.geometry import Geometry, geometry
+from chessplace.linesearch.optima import enumerate_optima
 from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch, dask_chunks
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -51,7 +52,7 @@ class LineSearchEngine(Engine):
     summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
     package = "numba"
     module = "numba"
-    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
 
     def __init__(
         self,
@@ -77,6 +78,8 @@ class LineSearchEngine(Engine):
             return "lines searches equal armies only (no --white)"
         if max(problem.board.rows, problem.board.cols) > MAX_SIDE:
             return f"lines searches boards up to {MAX_SIDE} on a side"
+        if task is Task.COUNT:
+            return _count_refusal(problem, self)
         return None
 
     def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
@@ -129,6 +132,46 @@ class LineSearchEngine(Engine):
         return Result(
             Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
         )
+
+    def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        """Every placement with exactly m of each army (see :mod:`optima`); a stop
+        answers the classes of the chunks finished, as a lower bound."""
+        m = problem.armies[0].minimum
+        _, search = self._search(problem, None)
+        images = np.array(
+            [
+                [problem.board.index(t(problem.board.at(s))) for s in range(problem.board.size)]
+                for t in problem.symmetries()
+            ],
+            dtype=np.intp,
+        )
+        found = enumerate_optima(search, m, images, control)  # TooManyPlacements: bad input
+        example = next(found.classes.representatives(), None)
+        placement = None
+        if example is not None:
+            squares = tuple([problem.board.at(s) for s in army] for army in example)
+            placement = Placement.from_squares(problem, squares)
+        control.report(
+            count=found.classes.placements,
+            message=f"{found.nodes:,} nodes, {found.leaves:,} labellings reach {m}",
+        )
+        return Result(
+            Status.COMPLETE if found.complete else Status.PARTIAL,
+            self.name,
+            placement,
+            count=found.classes.placements,
+            unique=found.classes.classes if unique else None,
+        )
+
+
+def _count_refusal(problem: Problem, engine: LineSearchEngine) -> str | None:
+    """Why the line engine does not count ``problem``: it counts exactly m of each."""
+    first, second = problem.armies
+    if first.maximum != first.minimum or second.maximum != second.minimum:
+        return "lines counts exactly m of each army (--exactly M, or --optimal)"
+    if engine.checkpoint is not None or engine.dask is not None:
+        return "lines counts on this machine's cores, without --checkpoint or --dask"
+    return None
 
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:

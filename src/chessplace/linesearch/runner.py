@@ -110,7 +110,7 @@ class LineSearch:
             if outcome.value is not None and not maximize:
                 return outcome
             with control.interrupting(lambda: shared.__setitem__(0, 1)):
-                prefixes, outcome.nodes = self._split(depth, shared)
+                prefixes, outcome.nodes = self.split(depth, shared)
                 if prefixes is None:
                     outcome.complete = False
                     return outcome
@@ -149,11 +149,11 @@ class LineSearch:
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
         ``target`` and the symmetry check keep."""
-        rows, _ = self._split(depth, np.array([0, target], dtype=np.int64))
+        rows, _ = self.split(depth, np.array([0, target], dtype=np.int64))
         assert rows is not None
         return rows
 
-    def _split(self, depth: int, shared: np.ndarray) -> tuple[np.ndarray | None, int]:
+    def split(self, depth: int, shared: np.ndarray) -> tuple[np.ndarray | None, int]:
         """:meth:`prefixes` for the target ``shared[1]``, and the nodes visited;
         ``None`` for the rows when ``shared[0]`` asked for a stop."""
         rows = MIN_CHUNKS

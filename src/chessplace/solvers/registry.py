@@ -22,7 +22,7 @@ ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
-    Task.COUNT: ("bitboard", "sat", "cpsat", "exhaustive"),
+    Task.COUNT: ("bitboard", "lines", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
 # Region puzzles (Queens game, Star Battle) have their own order: the compiled region
@@ -80,7 +80,7 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
         raise NoSolver(f"no solver can {task.value} this problem: {too_large}")
     implied = name is None and bool(options)
     if implied:
-        name = _owner_of(options, task)
+        name = _owner_of(problem, options, task)
     if name is not None:
         engine = _named(name, options)
         if not engine.available():
@@ -115,13 +115,16 @@ def _options_of(engine: Engine) -> set[str]:
     return set(inspect.signature(type(engine)).parameters)
 
 
-def _owner_of(options: dict[str, Any], task: Task) -> str:
-    """The one engine for ``task`` whose constructor takes every option given."""
+def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
+    """The one engine for ``task`` whose constructor takes every option given; where
+    several do, the one of those that accepts ``problem``."""
     owners = [
         name
         for name, engine in ENGINES.items()
         if task in engine.tasks and set(options) <= _options_of(engine)
     ]
+    if len(owners) > 1:
+        owners = [n for n in owners if _named(n, options).refusal(problem, task) is None] or owners
     if len(owners) != 1:
         raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
     return owners[0]
