@@ -23,7 +23,10 @@ def half_directions(piece: Piece) -> list[Vector]:
 
 
 def lines_along(board: Board, direction: Vector) -> list[Line]:
-    """Every maximal line of steps ``direction`` on the board, one-square lines too."""
+    """Every maximal line of steps ``direction`` on the board, one-square lines too
+    (on a torus, every cycle of steps, from its lowest square)."""
+    if board.torus:
+        return _cycles_along(board, direction)
     dx, dy = direction
     lines: list[Line] = []
     for x, y in board.squares():
@@ -33,6 +36,22 @@ def lines_along(board: Board, direction: Vector) -> list[Line]:
         while board.contains((x, y)):
             line.append(board.index((x, y)))
             x, y = x + dx, y + dy
+        lines.append(tuple(line))
+    return lines
+
+
+def _cycles_along(board: Board, direction: Vector) -> list[Line]:
+    seen: set[int] = set()
+    lines: list[Line] = []
+    for square in board.squares():
+        if board.index(square) in seen:
+            continue
+        line = []
+        current: tuple[int, int] | None = square
+        while current is not None and board.index(current) not in seen:
+            seen.add(board.index(current))
+            line.append(board.index(current))
+            current = board.step(current, *direction)
         lines.append(tuple(line))
     return lines
 
@@ -55,8 +74,8 @@ def bounded_pairs(board: Board, piece: Piece) -> tuple[tuple[int, int], ...]:
     for square in board.squares():
         s = board.index(square)
         for dx, dy in piece.bounded_vectors:
-            target = (square[0] + dx, square[1] + dy)
-            if board.contains(target):
+            target = board.step(square, dx, dy)
+            if target is not None and target != square:
                 t = board.index(target)
                 pairs.add((min(s, t), max(s, t)))
     return tuple(sorted(pairs))

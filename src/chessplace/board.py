@@ -101,10 +101,13 @@ def parse_square(name: str) -> Square:
 
 @dataclass(frozen=True)
 class Board:
-    """A rectangular board of ``rows`` ranks and ``cols`` files."""
+    """A rectangular board of ``rows`` ranks and ``cols`` files; on a ``torus`` the
+    edges join (a step off one edge comes back on the opposite one), so every ride
+    goes round until it meets a piece or its own square."""
 
     rows: int
     cols: int
+    torus: bool = False
 
     def __post_init__(self) -> None:
         for label, value in (("rows", self.rows), ("cols", self.cols)):
@@ -112,11 +115,13 @@ class Board:
                 raise ValueError(f"board {label} must be a positive integer, not {value!r}")
             if value > MAX_SIDE:
                 raise ValueError(f"board {label} stop at {MAX_SIDE:,}, not {value:,}")
+        if not isinstance(self.torus, bool):
+            raise ValueError(f"torus must be true or false, not {self.torus!r}")
 
     @classmethod
-    def square(cls, n: int) -> Board:
-        """The n×n board."""
-        return cls(n, n)
+    def square(cls, n: int, torus: bool = False) -> Board:
+        """The n×n board (on a torus with ``torus``)."""
+        return cls(n, n, torus)
 
     @property
     def is_square(self) -> bool:
@@ -129,6 +134,13 @@ class Board:
 
     def contains(self, square: Square) -> bool:
         return 0 <= square[0] < self.cols and 0 <= square[1] < self.rows
+
+    def step(self, square: Square, dx: int, dy: int) -> Square | None:
+        """The square ``(dx, dy)`` away, wrapping round a torus; ``None`` off the board."""
+        x, y = square[0] + dx, square[1] + dy
+        if self.torus:
+            return x % self.cols, y % self.rows
+        return (x, y) if self.contains((x, y)) else None
 
     def squares(self) -> Iterator[Square]:
         """Every square, rank by rank from a1."""
@@ -146,7 +158,15 @@ class Board:
         return file, rank
 
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """The board's dihedral symmetries, identity first: 8 if square, else 4."""
+        """The board's symmetries, identity first: the dihedral ones (8 if square,
+        else 4), and on a torus each of them after every translation."""
+        dihedral = self._dihedral()
+        if not self.torus:
+            return dihedral
+        shifts = [(dx, dy) for dy in range(self.rows) for dx in range(self.cols)]
+        return tuple(_shifted(g, dx, dy, self) for g in dihedral for dx, dy in shifts)
+
+    def _dihedral(self) -> tuple[Symmetry, ...]:
         last_file, last_rank = self.cols - 1, self.rows - 1
         maps: list[Symmetry] = [
             lambda s: s,
@@ -164,4 +184,14 @@ class Board:
         return tuple(maps)
 
     def __str__(self) -> str:
-        return f"{self.rows}×{self.cols}"
+        return f"{self.rows}×{self.cols}{' torus' if self.torus else ''}"
+
+
+def _shifted(symmetry: Symmetry, dx: int, dy: int, board: Board) -> Symmetry:
+    """``symmetry`` after a translation by ``(dx, dy)`` of the torus ``board``."""
+
+    def apply(square: Square) -> Square:
+        x, y = symmetry(square)
+        return (x + dx) % board.cols, (y + dy) % board.rows
+
+    return apply

@@ -203,6 +203,11 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
     directions = {_half(d) for ride in riders for d in ride}
     if not directions:
         return
+    if board.torus:
+        for square, army in occupant.items():
+            for target in _first_hits(square, riders[army], None, occupant, board):
+                yield square, target
+        return
     squares = list(occupant)
     coordinates = np.array(squares, dtype=np.int64).reshape(-1, 2)
     for direction in sorted(directions):
@@ -215,18 +220,35 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
 
 
 def _first_hits(
-    start: Square, directions: frozenset[Vector], reach: int, occupant: Occupant, board: Board
+    start: Square,
+    directions: frozenset[Vector],
+    reach: int | None,
+    occupant: Occupant,
+    board: Board,
 ) -> Iterator[Square]:
-    """The first occupied square within ``reach`` steps in each direction."""
+    """The first other occupied square within ``reach`` steps (``None``: any number)
+    in each direction."""
     for dx, dy in directions:
-        x, y = start
-        for _ in range(reach):
-            x, y = x + dx, y + dy
-            if not board.contains((x, y)):
+        for square in _ray(start, dx, dy, reach, board):
+            if square in occupant:
+                if square != start:
+                    yield square
                 break
-            if (x, y) in occupant:
-                yield x, y
-                break
+
+
+def _ray(start: Square, dx: int, dy: int, reach: int | None, board: Board) -> Iterator[Square]:
+    """The squares ``reach`` steps (``None``: any number) from ``start``, in order, until
+    the edge or, round a torus, ``start`` again (which ends the ray)."""
+    square: Square | None = start
+    steps = 0
+    while reach is None or steps < reach:
+        square = board.step(square, dx, dy) if square is not None else None
+        steps += 1
+        if square is None:
+            return
+        yield square
+        if square == start:
+            return
 
 
 def _half(direction: Vector) -> Vector:
@@ -275,14 +297,11 @@ def _attacked(placement: Placement, occupant: Occupant, only: int | None = None)
             continue
         for move in pieces[army].moves:
             for dx, dy in move.directions:
-                x, y = square
-                steps = 0
-                while move.reach is None or steps < move.reach:
-                    x, y, steps = x + dx, y + dy, steps + 1
-                    if not board.contains((x, y)):
+                for target in _ray(square, dx, dy, move.reach, board):
+                    if target == square:
                         break
-                    attacked.add((x, y))
-                    if (x, y) in occupant:
+                    attacked.add(target)
+                    if target in occupant:
                         break
     return attacked
 

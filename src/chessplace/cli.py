@@ -50,6 +50,12 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
     parser.add_argument(
+        "--torus",
+        action="store_true",
+        default=None,
+        help="join opposite edges: every ride wraps round the board",
+    )
+    parser.add_argument(
         "--piece", help="piece name or Betza notation (independent, peaceable, dominating)"
     )
     parser.add_argument(

@@ -220,6 +220,7 @@ def _verify(arguments: argparse.Namespace) -> int:
             "puzzle": problem.puzzle,
             "rows": problem.board.rows,
             "cols": problem.board.cols,
+            **({"torus": True} if problem.board.torus else {}),
             "status": "invalid" if violations else "valid",
             "violations": [str(v) for v in violations],
         }

@@ -37,6 +37,7 @@ def result_json(problem: Problem, task: str, result: Result) -> dict[str, Any]:
         "puzzle": problem.puzzle,
         "rows": problem.board.rows,
         "cols": problem.board.cols,
+        **({"torus": True} if problem.board.torus else {}),
         "status": result.status.value,
         "solver": result.solver,
         "seconds": round(result.seconds, 6),
@@ -75,6 +76,9 @@ def parse_json(problem: Problem, text: str) -> Placement:
         for key, size in (("rows", board.rows), ("cols", board.cols)):
             if key in data and data[key] != size:
                 raise ValueError(f"the JSON is for {key} = {str(data[key])[:12]}, not {size}")
+        if data.get("torus", False) is not board.torus:
+            wanted = "a torus" if board.torus else "a flat board"
+            raise ValueError(f"the JSON's torus is {str(data.get('torus'))[:12]}, not {wanted}")
     return placement_from_data(problem, data)
 
 

@@ -197,13 +197,14 @@ def problem_from_options(
     white: int | None = None,
     grid: str | Sequence[str] | None = None,
     stars: int | None = None,
+    torus: bool | None = None,
 ) -> Problem:
     """The problem that the CLI's (and the HTTP API's) options describe.
 
     Raises ``ValueError`` with a message fit for a user on bad options.
     """
     if puzzle in REGION_PUZZLES:
-        others = (rows, cols, piece, at_least, exactly, at_most, armies, white)
+        others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
         if grid is None:
             raise ValueError(f"{puzzle} needs a grid of regions (--grid FILE)")
         if any(value is not None for value in others):
@@ -214,9 +215,9 @@ def problem_from_options(
     if n is not None and (rows or cols):
         raise ValueError("give either n or rows and cols, not both")
     if n is not None:
-        board = Board.square(n)
+        board = Board.square(n, bool(torus))
     elif rows and cols:
-        board = Board(rows, cols)
+        board = Board(rows, cols, bool(torus))
     else:
         raise ValueError("give the board size: n, or rows and cols")
     problem = build_puzzle(
@@ -242,6 +243,7 @@ PROBLEM_OPTIONS = (
     "white",
     "grid",
     "stars",
+    "torus",
 )
 """The options besides the puzzle's name that :func:`problem_from_options` takes."""
 

@@ -62,6 +62,8 @@ def spec_of(problem: Problem) -> Spec:
     board = problem.board
     if problem.regions is not None:
         raise CannotCertify("certificates do not cover region puzzles yet")
+    if problem.board.torus:
+        raise CannotCertify("certificates do not cover torus boards yet")
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
         raise CannotCertify(f"certificates cover boards up to {MAX_CERTIFIED_SIDE} a side")
     if len({army.piece for army in problem.armies}) != 1:

@@ -49,6 +49,7 @@ def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
 
 class LineSearchEngine(Engine):
     name = "lines"
+    takes_torus = True
     summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
     package = "numba"
     module = "numba"

@@ -83,9 +83,7 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
                 through[square, f] = index
     product = directions[:2] == [(1, 0), (0, 1)]
     order, symmetric = _order(lines, family_start, product)
-    source, swap = _symmetries(
-        board, directions, lines, family_start, through, order, symmetric, symmetry
-    )
+    source, swap = _symmetries(board, lines, order, symmetric, symmetry)
     lengths = np.array([len(line) for line in lines], dtype=np.int32)
     return Geometry(
         board=board,
@@ -127,37 +125,30 @@ def _inward(lines: list[int]) -> list[int]:
 
 def _symmetries(
     board: Board,
-    directions: list[Direction],
     lines: list[Line],
-    family_start: list[int],
-    through: np.ndarray,
     order: list[int],
     symmetric: int,
     symmetry: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``source`` and ``swap`` for every symmetry but the identity (see :class:`Geometry`).
 
-    Each board symmetry maps ranks and files onto ranks and files, so the
-    image of the first ``symmetric`` positions is known from them alone.
+    Each board symmetry (translations too, on a torus) maps ranks and files onto
+    ranks and files, so the image of the first ``symmetric`` positions is known
+    from them alone: each is found by its squares.
     """
     if not symmetry or symmetric == 0:
         return np.zeros((0, symmetric), dtype=np.int32), np.zeros(0, dtype=np.int32)
-    families = np.searchsorted(family_start, np.arange(len(lines)), side="right") - 1
-    position = {line: p for p, line in enumerate(order)}
+    position_of = {frozenset(lines[order[p]]): p for p in range(symmetric)}
+    heads = [[board.at(s) for s in lines[order[p]]] for p in range(symmetric)]
     sources: list[list[int]] = []
     swaps: list[int] = []
     for k, g in enumerate(board.symmetries()):
-        image = []
-        for line, f in zip(lines, families, strict=True):
-            dx, dy = directions[f]
-            (x0, y0), (x1, y1) = g((0, 0)), g((dx, dy))
-            turned = (x1 - x0, y1 - y0)
-            f_image = directions.index(max(turned, (-turned[0], -turned[1])))
-            image.append(int(through[board.index(g(board.at(line[0]))), f_image]))
-        preimage = {image[line]: line for line in range(len(lines))}
-        source = [position[preimage[order[p]]] for p in range(symmetric)]
-        if max(source) >= symmetric:
-            raise AssertionError("a board symmetry must map ranks and files to ranks and files")
+        source = [0] * symmetric
+        for p, squares in enumerate(heads):
+            image = frozenset(board.index(g(square)) for square in squares)
+            if image not in position_of:
+                raise AssertionError("a board symmetry must map ranks and files to ranks and files")
+            source[position_of[image]] = p
         for swap in (0, 1):
             if k > 0 or swap:
                 sources.append(source)

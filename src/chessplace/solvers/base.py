@@ -65,6 +65,8 @@ class Engine:
     impossible, and it searches until its time limit."""
     takes_regions: ClassVar[bool] = False
     """True for engines that model a grid of regions (:attr:`Problem.regions`)."""
+    takes_torus: ClassVar[bool] = False
+    """True for engines whose attack tables wrap round a torus board."""
 
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None
@@ -83,6 +85,8 @@ class Engine:
             return f"{self.name} does not {task.value}"
         if problem.regions is not None and not self.takes_regions:
             return f"{self.name} does not model regions"
+        if problem.board.torus and not self.takes_torus:
+            return f"{self.name} does not know torus boards"
         squares = problem.board.size
         if self.max_squares is not None and squares > self.max_squares:
             return (

@@ -140,6 +140,7 @@ def _verdict(status: Any, model: Any) -> str:
 
 class CpSatEngine(Engine):
     name = "cpsat"
+    takes_torus = True
     summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate"
     package = "ortools"
     module = "ortools"

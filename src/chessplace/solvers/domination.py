@@ -30,7 +30,11 @@ def lower_bound(problem: Problem) -> int:
     board = problem.board
     widest = max(len(squares) for squares in coverers(board, problem.armies[0].piece))
     bound = -(-board.size // widest)
-    if board.is_square and problem.armies[0].piece.moves == QUEEN.on(board).moves:
+    if (
+        board.is_square
+        and not board.torus
+        and problem.armies[0].piece.moves == QUEEN.on(board).moves
+    ):
         bound = max(bound, board.rows // 2)  # ⌈(n − 1)/2⌉ = ⌊n/2⌋
     return bound
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from chessplace.board import Square
+from chessplace.board import Board, Square
 from chessplace.control import Control
 from chessplace.pieces import Piece
 from chessplace.placement import Placement
@@ -23,8 +23,10 @@ MAX_SQUARES_REGIONS = 64
 """Region grids fill rank by rank with k pieces each, so 8×8 stays small."""
 
 
-def reaches(piece: Piece, start: Square, target: Square) -> bool:
-    """True when ``piece`` on ``start`` attacks ``target`` on an empty board."""
+def reaches(piece: Piece, start: Square, target: Square, board: Board) -> bool:
+    """True when ``piece`` on ``start`` attacks ``target`` on an empty ``board``."""
+    if board.torus:
+        return _reaches_round(piece, start, target, board)
     dx, dy = target[0] - start[0], target[1] - start[1]
     for move in piece.moves:
         for sx, sy in move.directions:
@@ -34,8 +36,23 @@ def reaches(piece: Piece, start: Square, target: Square) -> bool:
     return False
 
 
+def _reaches_round(piece: Piece, start: Square, target: Square, board: Board) -> bool:
+    """:func:`reaches` on a torus: each move's steps taken one by one, wrapping."""
+    for move in piece.moves:
+        for dx, dy in move.directions:
+            square: Square | None = start
+            for _ in range(board.size if move.reach is None else move.reach):
+                square = board.step(square, dx, dy) if square is not None else None
+                if square is None or square == start:
+                    break
+                if square == target:
+                    return True
+    return False
+
+
 class ExhaustiveEngine(Engine):
     name = "exhaustive"
+    takes_torus = True
     summary = "plain backtracking over every square; small boards; the test oracle"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     takes_regions = True
@@ -173,7 +190,11 @@ def _clashes(
     return [
         [
             {
-                s: frozenset(t for t in squares if reaches(pa, s, t) or reaches(pb, t, s))
+                s: frozenset(
+                    t
+                    for t in squares
+                    if reaches(pa, s, t, problem.board) or reaches(pb, t, s, problem.board)
+                )
                 for s in squares
             }
             for pb in pieces
@@ -192,7 +213,8 @@ def _dominating_sets(problem: Problem, control: Control) -> Iterator[Placement]:
             if control.stopped:
                 return
             if all(
-                target in chosen or any(reaches(army.piece, s, target) for s in chosen)
+                target in chosen
+                or any(reaches(army.piece, s, target, problem.board) for s in chosen)
                 for target in squares
             ):
                 yield Placement.from_squares(problem, [chosen])

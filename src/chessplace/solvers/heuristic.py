@@ -114,6 +114,7 @@ def _admissible(placement: Placement) -> bool:
 
 class HeuristicEngine(Engine):
     name = "heuristic"
+    takes_torus = True
     summary = "annealing over line colours (Numba): large peaceable armies fast, unproven"
     package = "numba"
     module = "numba"

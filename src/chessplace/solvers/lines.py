@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from chessplace.attacks import Line, ride_lines
-from chessplace.board import Board, Square
+from chessplace.attacks import Line, half_directions, lines_along
+from chessplace.board import Square
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 
@@ -59,11 +59,19 @@ class LineModel:
         decide the most, and comparing them early prunes the most.
         """
         board, piece = self.problem.board, self.problem.armies[0].piece
-        families: dict[tuple[int, int], list[Line]] = {}
-        for line in ride_lines(board, piece):
-            first, second = board.at(line[0]), board.at(line[1])
-            families.setdefault((second[0] - first[0], second[1] - first[1]), []).append(line)
-        ordered = sorted(families.values(), key=lambda family: not _orthogonal(board, family[0]))
+        families = [
+            [line for line in lines_along(board, direction) if len(line) > 1]
+            for direction in half_directions(piece)
+        ]
+        ordered = [
+            family
+            for direction, family in sorted(
+                zip(half_directions(piece), families, strict=True),
+                key=lambda pair: 0 in pair[0],
+                reverse=True,
+            )
+            if family
+        ]
         head: list[Line] = []
         if len(ordered) >= 2:
             first_family, second_family = ordered[0], ordered[1]
@@ -138,8 +146,3 @@ def trimmed(placement: Placement) -> Placement:
             for squares, limit in zip(placement.armies, limits, strict=True)
         ),
     )
-
-
-def _orthogonal(board: Board, line: Line) -> bool:
-    first, second = board.at(line[0]), board.at(line[1])
-    return first[0] == second[0] or first[1] == second[1]

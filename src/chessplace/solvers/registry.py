@@ -124,7 +124,14 @@ def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
         if task in engine.tasks and set(options) <= _options_of(engine)
     ]
     if len(owners) > 1:
-        owners = [n for n in owners if _named(n, options).refusal(problem, task) is None] or owners
+        refusals = {name: _named(name, options).refusal(problem, task) for name in owners}
+        able = [name for name, reason in refusals.items() if reason is None]
+        if not able:
+            why = "; ".join(f"{name}: {reason}" for name, reason in refusals.items())
+            raise NoSolver(
+                f"no solver that takes {', '.join(options)} can {task.value} this problem ({why})"
+            )
+        owners = able
     if len(owners) != 1:
         raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
     return owners[0]

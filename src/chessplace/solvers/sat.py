@@ -42,6 +42,7 @@ def _solve_in_child(sender: Any, backend: str, clauses: list[list[int]]) -> None
 
 class SatEngine(Engine):
     name = "sat"
+    takes_torus = True
     summary = "SAT via PySAT (CaDiCaL; cardinality encoding selectable): find, optimise"
     package = "python-sat"
     module = "pysat"

@@ -29,6 +29,7 @@ class Options(BaseModel):
     n: int | None = Field(None, ge=1)
     rows: int | None = Field(None, ge=1)
     cols: int | None = Field(None, ge=1)
+    torus: bool = False
     piece: str | None = Field(None, max_length=100)
     at_least: int | None = Field(None, ge=0)
     exactly: int | None = Field(None, ge=0)

@@ -1,0 +1,139 @@
+"""Cross-check a count of optimal peaceable armies by SAT with blocking clauses.
+
+    python results/crosscheck_optima.py results/a260680/n11.json
+
+The file lists one placement per class (as ``count --optimal --unique`` found
+them with the line engine). This script shares nothing with that engine:
+
+1. every listed placement is checked by ``Placement.verify()`` (real attacks),
+   has m of each army, and no two listed placements are in one class;
+2. the certificates' formula (``chessplace.certificates.formula``: one
+   variable per army and square, pairwise attack clauses, a label per line,
+   totalizers) says "exactly m of each", its lex-leader clauses keep the
+   smallest member of each class, and one blocking clause per member of every
+   listed class forbids those placements. Blocking whole classes keeps the
+   formula symmetric, so lex-leader stays sound, and the formula is
+   unsatisfiable exactly when no placement outside the listed classes exists;
+3. it is cut into every sign pattern of the first ``--cube-lines`` line labels
+   (a complete cover by construction) and each cube is solved by CaDiCaL, one
+   process per core. Every cube must be unsatisfiable; a model would be a
+   missing placement, and is printed.
+
+It prints one line per stage and a verdict; exit 0 when the count is confirmed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+
+from chessplace import Board, puzzles
+from chessplace.board import parse_square
+from chessplace.certificates.formula import (
+    claim_bounds,
+    lex_order,
+    refutation_formula,
+    rule_clauses,
+    symmetry_fault,
+)
+from chessplace.certificates.symmetries import symmetry_permutations
+from chessplace.certificates.writer import spec_of
+from chessplace.placement import Placement
+
+CLAUSES: list[tuple[int, ...]] = []
+"""The formula, set before the worker processes fork."""
+
+
+def _solve(cube: tuple[int, ...]) -> tuple[tuple[int, ...], list[int] | None, float]:
+    from pysat.solvers import Solver
+
+    started = time.perf_counter()
+    with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
+        found = solver.solve(assumptions=list(cube))
+        model = solver.get_model() if found else None
+    return cube, model, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("classes", type=Path, help="JSON file written by results/optima.py")
+    parser.add_argument("--cube-lines", type=int, default=10, help="lines labelled per cube")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    data = json.loads(args.classes.read_text())
+    n, m = int(data["n"]), int(data["m"])
+    problem = puzzles.peaceable_queens(Board.square(n)).with_counts(exactly=m)
+    started = time.perf_counter()
+
+    spec = spec_of(problem)
+    placements = []
+    for entry in data["classes"]:
+        armies = [[parse_square(s) for s in entry[name]] for name in ("white", "black")]
+        placement = Placement.from_squares(problem, armies)
+        if placement.verify() or placement.army_sizes != (m, m):
+            print(f"rejected: listed placement {entry} breaks a rule")
+            return 1
+        placements.append([{spec.var(a, s) for s in squares} for a, squares in enumerate(armies)])
+    orbits: set[frozenset[int]] = set()
+    permutations = symmetry_permutations(spec)
+    for white, black in placements:
+        literals = frozenset(white | black)
+        orbit = {literals} | {frozenset(p[v - 1] for v in literals) for p in permutations}
+        if orbit & orbits:
+            print("rejected: two listed placements are in one class")
+            return 1
+        orbits |= orbit
+    print(f"{len(placements):,} classes, {len(orbits):,} placements verified", flush=True)
+
+    claim = {"kind": "infeasible"}
+    bounds = claim_bounds(spec, claim)
+    rules = rule_clauses(spec)
+    kept = [p for p in permutations if symmetry_fault(spec, rules, bounds, p) is None]
+    formula = refutation_formula(spec, bounds, kept)
+    CLAUSES.extend(formula.clauses)
+    CLAUSES.extend(tuple(-v for v in sorted(placement)) for placement in orbits)
+    labels = lex_order(spec)[: 2 * args.cube_lines : 2]  # army 0's label of each line
+    cubes = [
+        tuple(v if sign else -v for v, sign in zip(labels, signs, strict=True))
+        for signs in itertools.product((True, False), repeat=len(labels))
+    ]
+    print(
+        f"formula: {formula.variables:,} variables, {len(CLAUSES):,} clauses "
+        f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes",
+        flush=True,
+    )
+    slowest = 0.0
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for done, (cube, model, seconds) in enumerate(pool.imap_unordered(_solve, cubes), 1):
+            slowest = max(slowest, seconds)
+            if model is not None:
+                true = set(v for v in model if v > 0)
+                missing = [
+                    [
+                        spec.square_of(s)
+                        for s in range(spec.squares)
+                        if spec.var(a, spec.square_of(s)) in true
+                    ]
+                    for a in (0, 1)
+                ]
+                print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
+                return 1
+            if done % max(1, len(cubes) // 20) == 0:
+                print(f"{done:,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+    elapsed = time.perf_counter() - started
+    print(
+        f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "
+        f"classes, {len(orbits):,} placements, no other ({len(cubes):,} cubes, slowest "
+        f"{slowest:.1f} s, {elapsed:.0f} s in all)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
