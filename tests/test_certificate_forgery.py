@@ -168,19 +168,50 @@ def test_an_unreadable_army_is_rejected(
     assert code == 1 and out.startswith("rejected: problem: ") and fault in out, out
 
 
-def test_the_verdict_names_the_piece_it_checked(
+def test_the_verdict_states_the_problem_as_checked_not_its_label(
     capsys: pytest.CaptureFixture[str], copy: Path
 ) -> None:
-    """The manifest's puzzle name is not checked: the verdict says which piece was."""
+    """The manifest's puzzle name is not checked, so the verdict never repeats it: it
+    states the board, the armies with their piece and bounds, and the rules."""
     manifest = manifest_of(copy)
     manifest["puzzle"] = "peaceable-rooks"
     seal(copy, manifest)
     code, out = check(capsys, copy)
-    assert code == 0 and out.startswith("certified: peaceable-rooks (2 armies of WWFF) on 5×5")
-    manifest["puzzle"] = "peaceable-queens\ncertified: anything"
-    seal(copy, manifest)
-    code, out = check(capsys, copy)
-    assert code == 0 and out.startswith("certified: problem (2 armies of WWFF) on 5×5"), out
+    assert code == 0 and "rooks" not in out
+    assert out.startswith(
+        "certified: 5×5 board; white WWFF (any number), black WWFF (any number); "
+        "no army attacks another; armies of equal size; maximising the smallest of white, "
+        "black: the maximum is 4"
+    ), out
+
+
+@pytest.mark.parametrize(
+    ("change", "stated"),
+    [
+        ({"independent": True}, "no piece attacks any other"),
+        ({"armies": "capped"}, "white WWFF (0 to 8), black WWFF (0 to 8)"),
+    ],
+)
+def test_a_certificate_of_another_problem_says_which(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, Any], stated: str
+) -> None:
+    """The writer's own certificate of a variant (independent armies, capped armies)
+    under a peaceable-queens label: the verdict states the variant's rules."""
+    from dataclasses import replace
+
+    from chessplace import Board, optimize, puzzles
+    from chessplace.certificates.writer import write_certificate
+
+    problem = puzzles.peaceable_queens(Board.square(5))
+    if change.get("independent"):
+        problem = replace(problem, independent=True)
+    else:
+        problem = replace(problem, armies=tuple(replace(a, maximum=8) for a in problem.armies))
+    result = optimize(problem, solver="sat")
+    write_certificate(tmp_path / "c", problem, "optimize", result, "test")
+    code, out = check(capsys, tmp_path / "c")
+    assert code == 0 and stated in out, out
+    assert "peaceable-queens" not in out
 
 
 @pytest.mark.skipif(

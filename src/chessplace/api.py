@@ -8,6 +8,7 @@ every answer, streamed ones included, with the independent checker.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -94,8 +95,8 @@ def count(
     if limit is not None:
         if unique or optimal:
             raise BadRequest("a count with a limit counts placements: no unique, no optimal")
-        if limit < 1:
-            raise BadRequest(f"the limit of a count must be positive, not {limit}")
+        if not 1 <= limit <= sys.maxsize:
+            raise BadRequest(f"the limit of a count is from 1 to {sys.maxsize:,}, not {limit}")
         return _count_to(problem, limit, solver, control, options)
     if not optimal:
         _require_count(problem, "count", "or count the optimal ones")

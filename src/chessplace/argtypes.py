@@ -5,9 +5,22 @@ from __future__ import annotations
 import argparse
 
 
+def ascii_int(text: str) -> int:
+    """An optionally signed run of ASCII digits (``int`` alone also takes other scripts'
+    digits, underscores and spaces); ``ValueError`` otherwise."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body or not body.isascii() or not body.isdigit() or len(body) > MAX_DIGITS:
+        raise ValueError(text)
+    return int(text)
+
+
+MAX_DIGITS = 30
+"""The longest number read: far past any board, count or limit chessplace accepts."""
+
+
 def positive_int(text: str) -> int:
     try:
-        value = int(text)
+        value = ascii_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
     if value < 1:
@@ -28,7 +41,7 @@ def worker_count(text: str) -> int:
 
 def count_value(text: str) -> int:
     try:
-        value = int(text)
+        value = ascii_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a count, not {text!r}") from None
     if value < 0:

@@ -164,8 +164,18 @@ def _certificate_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chessplace")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="chessplace", description="Solve chess-placement puzzles.")
+    parser.add_argument("--version", action="version", version=f"chessplace {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     solve = commands.add_parser("solve", help="find one placement")

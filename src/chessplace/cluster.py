@@ -60,7 +60,8 @@ def dask_client(
                 n_workers=local_workers(workers),
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0",  # any free port: never a clash with another cluster
+                host="127.0.0.1",  # scheduler, workers and nannies on loopback only
+                dashboard_address="127.0.0.1:0",  # any free port, on loopback only
                 silence_logs=logging.ERROR,  # not a warning per chunk cancelled by a stop
             ) as cluster,
             Client(cluster) as client,

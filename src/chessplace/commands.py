@@ -366,7 +366,7 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
     if fixed:
         unit += "".join(f" beside {army.minimum} {army.name}" for army in fixed)
     if task == "count" and result.count is not None:
-        found = f"{result.count:,} placements"
+        found = f"{result.count:,} placement{'' if result.count == 1 else 's'}"
         if result.objective is not None:
             found += f" with the optimum of {result.objective} {unit}"
         if result.unique is not None:

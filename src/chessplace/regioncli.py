@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from chessplace import api
-from chessplace.argtypes import positive_int
+from chessplace.argtypes import ascii_int, positive_int
 from chessplace.exits import EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import result_json
 from chessplace.puzzles import REGION_PUZZLES
@@ -20,7 +20,7 @@ from chessplace.textboard import render_text
 
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        return ascii_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer seed, not {text!r}") from None
 

@@ -110,7 +110,7 @@ def _check(directory: Path, manifest: dict[str, Any]) -> str:
         "infeasible": "no placement exists",
         "optimum": f"the {'maximum' if spec.maximize else 'minimum'} is {claim.get('value')}",
     }[kind]
-    parts = [f"{_problem(spec, manifest.get('puzzle'))}: {claimed}"]
+    parts = [f"{_problem(spec)}: {claimed}"]
     if kind != "infeasible":
         parts.append(_check_witness(spec, claim, manifest, contents))
     if kind != "feasible":
@@ -118,13 +118,35 @@ def _check(directory: Path, manifest: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _problem(spec: Spec, puzzle: Any) -> str:
-    """The problem as checked: the manifest's name for it (not checked, so only when
-    it is printable text), the armies and their piece as read, and the board."""
-    name = puzzle if isinstance(puzzle, str) and puzzle.isprintable() else "problem"
-    count = len(spec.armies)
-    armies = f"{count} {'army' if count == 1 else 'armies'} of {spec.armies[0].betza}"
-    return f"{name} ({armies}) on {spec.rows}×{spec.cols}"
+def _problem(spec: Spec) -> str:
+    """The problem as checked, every rule stated from the specification read (the
+    manifest's puzzle name is not checked, so it is not repeated): the board, each
+    army with its piece and bounds, which attacks are forbidden, coverage, equal
+    armies, and what the claim's value measures."""
+    armies = ", ".join(_army(army) for army in spec.armies)
+    rules = ["no piece attacks any other" if spec.independent else "no army attacks another"]
+    if spec.dominating:
+        rules.append("every square occupied or attacked")
+    if spec.equal_armies and len(spec.armies) > 1:
+        rules.append("armies of equal size")
+    scored = [spec.armies[i].name for i in spec.scored]
+    measured = (
+        f"the smallest of {', '.join(scored)}"
+        if spec.equal_armies and len(scored) > 1
+        else " + ".join(scored)
+    )
+    sense = "maximising" if spec.maximize else "minimising"
+    return f"{spec.rows}×{spec.cols} board; {armies}; {'; '.join(rules)}; {sense} {measured}"
+
+
+def _army(army: Any) -> str:
+    if army.maximum is None:
+        count = f"at least {army.minimum}" if army.minimum else "any number"
+    elif army.maximum == army.minimum:
+        count = f"exactly {army.minimum}"
+    else:
+        count = f"{army.minimum} to {army.maximum}"
+    return f"{army.name} {army.betza} ({count}{', fixed' if army.fixed else ''})"
 
 
 def _is_count(value: Any) -> bool:

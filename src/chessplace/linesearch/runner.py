@@ -241,7 +241,11 @@ class LineSearch:
             objective=outcome.value,
             done=state["done"],
             total=total,
-            message=f"{outcome.nodes:,} nodes in {total:,} chunks{resumed}",
+            message=(
+                f"{outcome.nodes:,} nodes in {total:,} chunks{resumed}"
+                if total
+                else f"{outcome.nodes:,} nodes: the bounds cut every chunk"
+            ),
         )
         return outcome
 

@@ -1,0 +1,60 @@
+"""The published results: every listed class verifies, counts agree, the cross-check works."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chessplace import Board, puzzles
+from chessplace.board import parse_square
+from chessplace.placement import Placement
+from chessplace.reference import known
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+CLASS_FILES = sorted((RESULTS / "a260680").glob("n*.json"), key=lambda p: int(p.stem[1:]))
+
+
+def _placements(data: dict) -> list[Placement]:  # type: ignore[type-arg]
+    problem = puzzles.peaceable_queens(Board.square(data["n"])).with_counts(exactly=data["m"])
+    return [
+        Placement.from_squares(
+            problem, [[parse_square(s) for s in entry[army]] for army in ("white", "black")]
+        )
+        for entry in data["classes"]
+    ]
+
+
+@pytest.mark.parametrize("path", CLASS_FILES, ids=[p.stem for p in CLASS_FILES])
+def test_every_published_class_verifies(path: Path) -> None:
+    data = json.loads(path.read_text())
+    n = data["n"]
+    assert data["m"] == known("A250000", n)
+    assert data["classes_count"] == len(data["classes"])
+    if known("A260680", n) is not None:
+        assert data["classes_count"] == known("A260680", n)
+    for placement in _placements(data):
+        assert placement.verify() == ()
+        assert placement.army_sizes == (data["m"], data["m"])
+
+
+def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *arguments], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(tmp_path: Path) -> None:
+    listing = tmp_path / "n6.json"
+    made = _run(str(RESULTS / "optima.py"), "6", "-o", str(listing))
+    assert made.returncode == 0, made.stderr
+    confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), "--cube-lines", "2")
+    assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
+    data = json.loads(listing.read_text())
+    data["classes"] = data["classes"][1:]
+    listing.write_text(json.dumps(data))
+    refuted = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), "--cube-lines", "2")
+    assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
