@@ -142,7 +142,7 @@ def test_cli_solve_count_verify_and_generate(
     assert code == 0 and len(made["grid"]) == 8 and len(made["pieces"]) == 16
     grid.write_text(json.dumps(made["grid"]))
     code, out, _ = _run(capsys, "count", "star-battle", "--grid", str(grid), "--stars", "2")
-    assert code == 0 and "1 placements" in out
+    assert code == 0 and "1 placement —" in out
 
 
 def test_a_generated_grid_saved_from_stdout_reads_back(
@@ -154,7 +154,7 @@ def test_a_generated_grid_saved_from_stdout_reads_back(
     grid = tmp_path / "grid.txt"
     grid.write_text(out)
     code, out, _ = _run(capsys, "count", "queens-game", "--grid", str(grid), "--limit", "2")
-    assert code == 0 and "1 placements" in out
+    assert code == 0 and "1 placement —" in out
 
 
 @pytest.mark.parametrize(
@@ -273,3 +273,24 @@ def test_verify_json_carries_the_grid(capsys: pytest.CaptureFixture[str], tmp_pa
     verdict = json.loads(out)
     assert code == 0 and verdict["status"] == "valid"
     assert verdict["grid"] == json.loads(answer)["grid"] and verdict["stars"] == 1
+
+
+@pytest.mark.parametrize("solver", ["regions", "cpsat", "exhaustive"])
+def test_unique_uses_the_symmetries_that_map_the_grid_onto_itself(solver: str) -> None:
+    """Stripes (one region per rank) are mapped onto themselves by the mirrors and the
+    half turn: the two 4×4 placements are mirror images, one class; 5×5 has 14 in 4."""
+    stripes4 = region_puzzle("queens-game", ["AAAA", "BBBB", "CCCC", "DDDD"])
+    assert len(stripes4.symmetries()) == 4
+    found = api.count(stripes4, unique=True, solver=solver)
+    assert (found.count, found.unique) == (2, 1)
+    stripes5 = region_puzzle("queens-game", ["AAAAA", "BBBBB", "CCCCC", "DDDDD", "EEEEE"])
+    found = api.count(stripes5, unique=True, solver=solver)
+    assert (found.count, found.unique) == (14, 4)
+
+
+def test_a_grid_without_symmetry_counts_every_placement_as_its_own_class() -> None:
+    rows, solutions = GRIDS[0]
+    grid = region_puzzle("queens-game", rows)
+    assert len(grid.symmetries()) == 1
+    found = api.count(grid, unique=True)
+    assert found.count == found.unique == solutions

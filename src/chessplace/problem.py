@@ -99,9 +99,13 @@ class Problem:
 
     def symmetries(self) -> tuple[Symmetry, ...]:
         """The board's symmetries that map the problem onto itself, identity first
-        (only the identity for a grid of regions)."""
+        (for a grid of regions, those that map every region onto a region)."""
         every = self.board.symmetries()
-        return every[:1] if self.regions is not None else every
+        regions = self.regions
+        if regions is None:
+            return every
+        areas = {frozenset(regions.squares(r)) for r in range(regions.size)}
+        return tuple(g for g in every if all(frozenset(map(g, area)) in areas for area in areas))
 
     @property
     def has_target(self) -> bool:

@@ -20,6 +20,9 @@ from chessplace.solvers.base import Engine, Task
 
 BUDGET = 20_000
 """Nodes per call of the kernel between looks at the run's control (a few milliseconds)."""
+MAX_CLASSED = 1_000_000
+"""The most placements ``--unique`` lists for a grid with symmetries."""
+
 CHUNK = 256
 """The most solutions handed out per call of the kernel when listing (the first calls
 hand out 2, 2, 4, 8, …: a uniqueness check asks for two)."""
@@ -148,6 +151,8 @@ class RegionSearchEngine(Engine):
         return Result(Status.INFEASIBLE if complete else Status.UNKNOWN, self.name)
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        if unique and len(problem.symmetries()) > 1:
+            return self._count_classes(problem, control)
         run = RegionRun.of(problem, keep=1)
         complete = run.run(None, control)
         first = _placements(problem, run.kept())
@@ -156,7 +161,30 @@ class RegionSearchEngine(Engine):
             self.name,
             first[0] if first else None,
             count=run.found,
-            unique=run.found if unique else None,  # a grid of regions has no symmetry
+            unique=run.found if unique else None,  # no symmetry maps the grid onto itself
+        )
+
+    def _count_classes(self, problem: Problem, control: Control) -> Result:
+        """Count a grid that some board symmetry maps onto itself: every placement is
+        listed and brought to its class's key (at most :data:`MAX_CLASSED` of them)."""
+        keys: set[tuple[tuple[Square, ...], ...]] = set()
+        first: Placement | None = None
+        total = 0
+        for placement in self.solutions(problem, control):
+            total += 1
+            if total > MAX_CLASSED:
+                raise ValueError(
+                    f"--unique on a symmetric grid lists its placements: more than "
+                    f"{MAX_CLASSED:,} here"
+                )
+            first = first or placement
+            keys.add(placement.canonical_key())
+        return Result(
+            Status.PARTIAL if control.stopped else Status.COMPLETE,
+            self.name,
+            first,
+            count=total,
+            unique=len(keys),
         )
 
     def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
