@@ -157,6 +157,21 @@ def test_a_generated_grid_saved_from_stdout_reads_back(
     assert code == 0 and "1 placement —" in out
 
 
+def test_generate_shows_the_solution_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "generate", "queens-game", "-n", "6", "--seed", "3")
+    assert code == 0 and "♛" not in err and "♕" not in err
+    code, _, err = _run(
+        capsys, "generate", "queens-game", "-n", "6", "--seed", "3", "--show-solution"
+    )
+    assert code == 0 and ("♛" in err or "♕" in err)
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "nan", "inf", ""])
+def test_generate_refuses_a_bad_time_limit(capsys: pytest.CaptureFixture[str], limit: str) -> None:
+    code, _, err = _run(capsys, "generate", "queens-game", "-n", "6", "--time-limit", limit)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("grid", "extra", "message"),
     [

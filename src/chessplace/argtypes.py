@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def ascii_int(text: str) -> int:
@@ -54,8 +55,8 @@ def positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"a time limit must be positive, not {text}")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"a time limit must be positive and finite, not {text}")
     return value
 
 

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from chessplace import api
-from chessplace.argtypes import ascii_int, positive_int
+from chessplace.argtypes import ascii_int, positive_float, positive_int
 from chessplace.exits import EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import result_json
 from chessplace.puzzles import REGION_PUZZLES
@@ -70,6 +70,10 @@ def read_grid(name: str) -> str:
     return text
 
 
+GENERATE_SECONDS = 60.0
+"""How long ``generate`` searches for a unique grid without ``--time-limit``."""
+
+
 def add_generate_parser(commands: Any) -> None:
     generate = commands.add_parser(
         "generate", help="a new queens-game or star-battle grid with exactly one solution"
@@ -81,15 +85,20 @@ def add_generate_parser(commands: Any) -> None:
     generate.add_argument("--json", action="store_true", help="print grid and solution as JSON")
     generate.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     generate.add_argument(
-        "--time-limit", type=float, metavar="S", help="give up after S seconds (exit 3)"
+        "--time-limit",
+        type=positive_float,
+        default=GENERATE_SECONDS,
+        metavar="S",
+        help=f"give up after S seconds (exit 3; default {GENERATE_SECONDS:.0f})",
+    )
+    generate.add_argument(
+        "--show-solution", action="store_true", help="draw the solution on stderr too"
     )
 
 
 def generate_command(arguments: argparse.Namespace) -> int:
     """``chessplace generate``: the grid on stdout (so that it can be saved and read
     back with ``--grid``), its solution drawn on it and a summary on stderr."""
-    if arguments.time_limit is not None and not arguments.time_limit > 0:
-        raise UsageError(f"a time limit must be positive, not {arguments.time_limit}")
     result = supervised(
         arguments.time_limit,
         lambda control: api.generate(
@@ -112,8 +121,9 @@ def generate_command(arguments: argparse.Namespace) -> int:
         print(json.dumps(result_json(problem, "generate", result), indent=2))
         return EXIT_OK
     print("\n".join(problem.regions.rows))
-    print(file=sys.stderr)
-    print(render_text(result.placement, arguments.ascii), file=sys.stderr)
+    if arguments.show_solution:
+        print(file=sys.stderr)
+        print(render_text(result.placement, arguments.ascii), file=sys.stderr)
     seed = "" if arguments.seed is None else f" (seed {arguments.seed})"
     print(
         f"{problem.describe()}: one solution, proven{seed} · {result.solver} · "

@@ -1,0 +1,114 @@
+"""Run one chessplace command for a sequence term and record it with its witness.
+
+    python results/term.py results/a279405/n13.json -- optimize peaceable-queens -n 13 --torus
+
+The command runs as a child process with ``--json``; its answer (status,
+value, the placement), the wall and CPU seconds of the child (every thread
+and process it started) and the machine are written to the output file. The
+witness is then checked by a separate ``chessplace verify`` run, whose verdict
+is recorded too. Exit 0 when the answer is proven and the witness valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHESSPLACE = [sys.executable, "-m", "chessplace"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("output", type=Path, help="JSON file to write")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then chessplace's arguments")
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if len(command) < 2:
+        parser.error("give the chessplace command after --")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    run = subprocess.run(
+        [*CHESSPLACE, *command, "--json"], capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if not run.stdout.strip():
+        print(f"no answer (exit {run.returncode}): {run.stderr.strip()[-500:]}")
+        return 1
+    answer = json.loads(run.stdout)
+    verdict = _verify(command, run.stdout)
+    record = {
+        "command": "chessplace " + shlex.join(command),
+        "status": answer["status"],
+        "value": answer.get("objective"),
+        "count": answer.get("count"),
+        "unique": answer.get("unique"),
+        "solver": answer["solver"],
+        "wall_seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "verify": verdict,
+        "answer": answer,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(record, indent=1) + "\n")
+    print(
+        f"{record['command']}: {record['status']} {record['value']} by {record['solver']}, "
+        f"{wall:.1f} s wall, {cpu:.1f} CPU-s; verify: {verdict}"
+    )
+    proven = answer["status"] in ("optimal", "infeasible", "complete")
+    return 0 if proven and verdict.startswith("valid") else 1
+
+
+def _verify(command: list[str], answer: str) -> str:
+    """``chessplace verify``'s verdict on the answer, by the puzzle options of ``command``."""
+    if command[0] not in ("solve", "optimize"):
+        return "not a placement task"
+    puzzle = [word for word in command[1:] if word not in ("--heuristic",)]
+    options = _puzzle_options(puzzle)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(answer)
+    try:
+        checked = subprocess.run(
+            [*CHESSPLACE, "verify", *options, file.name],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.unlink(file.name)
+    line = (checked.stdout.strip().splitlines() or [checked.stderr.strip()])[-1]
+    return ("valid: " if checked.returncode == 0 else "INVALID: ") + line
+
+
+def _puzzle_options(words: list[str]) -> list[str]:
+    """The puzzle name and the board and army options of a command line (those that
+    verify takes), without the engine's."""
+    keep_with_value = {"-n", "--rows", "--cols", "--piece", "--armies", "--white"}
+    keep_flags = {"--torus"}
+    kept = [words[0]]
+    i = 1
+    while i < len(words):
+        if words[i] in keep_with_value and i + 1 < len(words):
+            kept += words[i : i + 2]
+            i += 2
+            continue
+        if words[i] in keep_flags:
+            kept.append(words[i])
+        i += 1
+    return kept
+
+
+if __name__ == "__main__":
+    sys.exit(main())
