@@ -76,6 +76,75 @@ def family_bound(first, last, label, white, black, target, ps, qs):  # type: ign
 
 
 @njit(nogil=True, cache=True)
+def family_pair_bound(first, last, label, white, black, white_target, ps, qs):  # type: ignore[no-untyped-def]
+    """The fractional bound on B given W >= ``white_target`` from the lines ``first ..
+    last - 1`` of one family (unequal armies): -1 when W cannot reach it. Open lines
+    start black; the best white/black ratios turn white until W reaches the target."""
+    w = 0
+    b = 0
+    k = 0
+    for line in range(first, last):
+        p = white[line]
+        q = black[line]
+        if label[line] >= 0 or q == 0:
+            w += p
+            b += q
+        elif p == 0:
+            b += q
+        else:
+            ps[k] = p
+            qs[k] = q
+            k += 1
+            b += q
+    if w >= white_target:
+        return b
+    for i in range(1, k):  # insertion sort, best white/black ratio first
+        p = ps[i]
+        q = qs[i]
+        j = i - 1
+        while j >= 0 and ps[j] * q < p * qs[j]:
+            ps[j + 1] = ps[j]
+            qs[j + 1] = qs[j]
+            j -= 1
+        ps[j + 1] = p
+        qs[j + 1] = q
+    for i in range(k):
+        p = ps[i]
+        q = qs[i]
+        if w + p >= white_target:  # this line turns white in part: lose q·(missing/p)
+            missing = white_target - w
+            return b - (q * missing + p - 1) // p
+        w += p
+        b -= q
+    return -1
+
+
+@njit(nogil=True, cache=True)
+def _pair_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
+    table = np.full((rows + 1, rows + 1, cols + 1, cols + 1), -1, dtype=np.int32)
+    for rw in range(rows + 1):
+        for rb in range(rows + 1 - rw):
+            ru = rows - rw - rb
+            for cw in range(cols + 1):
+                for cb in range(cols + 1 - cw):
+                    cu = cols - cw - cb
+                    best = -1
+                    for x in range(ru + 1):
+                        for y in range(cu + 1):
+                            if (rw + x) * (cw + y) >= white_target:
+                                best = max(best, (rb + ru - x) * (cb + cu - y))
+                    table[rw, rb, cw, cb] = best
+    return table
+
+
+@cache
+def pair_table(rows: int, cols: int, white_target: int) -> np.ndarray:
+    """``table[rw, rb, cw, cb]``: the most black squares (-1: none) with at least
+    ``white_target`` white ones, white in white ranks × files, black in black × black."""
+    return _pair_table(rows, cols, white_target)  # type: ignore[no-any-return]
+
+
+@njit(nogil=True, cache=True)
 def _product_table(rows, cols):  # type: ignore[no-untyped-def]
     table = np.zeros((rows + 1, rows + 1, cols + 1, cols + 1), dtype=np.int32)
     for rw in range(rows + 1):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from chessplace.linesearch import kernel
-from chessplace.linesearch.bounds import product_table
+from chessplace.linesearch.bounds import pair_table, product_table
 from chessplace.linesearch.geometry import Geometry
 
 Finished = Callable[[int, int, int, int, int, np.ndarray], bool]
@@ -25,11 +25,12 @@ def call(
 ) -> tuple[int, int, int, int, int, np.ndarray]:
     """One compiled search below ``prefix`` (see :func:`kernel.search`), for the target
     ``shared[1]``: (status, best, nodes, prefixes written, final target, witness)."""
-    table = (
-        product_table(g.board.rows, g.board.cols)
-        if g.product
-        else np.zeros((1, 1, 1, 1), dtype=np.int32)
-    )
+    if not g.product:
+        table = np.zeros((1, 1, 1, 1), dtype=np.int32)
+    elif shared.shape[0] > 2:
+        table = pair_table(g.board.rows, g.board.cols, int(shared[2]))
+    else:
+        table = product_table(g.board.rows, g.board.cols)
     witness = np.zeros(g.lines, dtype=np.int32)
     status, best, nodes, written, target = kernel.search(
         g.start,

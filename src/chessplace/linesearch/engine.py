@@ -75,19 +75,23 @@ class LineSearchEngine(Engine):
         reason = super().refusal(problem, task) or lines.refusal(problem)
         if reason:
             return reason
-        if any(army.fixed for army in problem.armies) or not problem.equal_armies:
-            return "lines searches equal armies only (no --white)"
         if max(problem.board.rows, problem.board.cols) > MAX_SIDE:
             return f"lines searches boards up to {MAX_SIDE} on a side"
+        if not problem.equal_armies:
+            return _unequal_refusal(problem, task, self)
+        if any(army.fixed for army in problem.armies):
+            return "lines searches equal armies, or a fixed white army beside a free black one"
         if task is Task.COUNT:
             return _count_refusal(problem, self)
         return None
 
     def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
-        g = geometry(problem.board, problem.armies[0].piece, self.symmetry)
+        equal = problem.equal_armies
+        g = geometry(problem.board, problem.armies[0].piece, self.symmetry, swap=equal)
         side = max(problem.board.rows, problem.board.cols)
         chunks = MIN_CHUNKS if client is None else dask_chunks(side)
-        return g, LineSearch(g, self.workers, self.checkpoint, client, chunks)
+        white = None if equal else problem.armies[0].minimum
+        return g, LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
 
     @contextmanager
     def _cluster(self, control: Control) -> Iterator[Any]:
@@ -102,7 +106,8 @@ class LineSearchEngine(Engine):
             yield client
 
     def solve(self, problem: Problem, control: Control) -> Result:
-        target = max(army.minimum for army in problem.armies)
+        scored = [problem.armies[i] for i in problem.scored_armies]
+        target = max(army.minimum for army in scored)
         with self._cluster(control) as client:
             g, search = self._search(problem, client)
             outcome = search.run(target, False, control)
@@ -163,6 +168,17 @@ class LineSearchEngine(Engine):
             count=found.classes.placements,
             unique=found.classes.classes if unique else None,
         )
+
+
+def _unequal_refusal(problem: Problem, task: Task, engine: LineSearchEngine) -> str | None:
+    """Why the line engine does not search these unequal armies: it takes a fixed
+    white army (``--white W``) beside a free black one, on the local cores."""
+    white, black = problem.armies
+    if not white.fixed or black.fixed or task is Task.COUNT:
+        return "lines searches equal armies, or optimizes black beside a fixed white army"
+    if engine.dask is not None:
+        return "lines searches a fixed white army on this machine's cores, not on Dask"
+    return None
 
 
 def _count_refusal(problem: Problem, engine: LineSearchEngine) -> str | None:

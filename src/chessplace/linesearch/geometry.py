@@ -67,9 +67,10 @@ def half_directions(piece: Piece) -> list[Direction]:
 
 
 @cache
-def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
+def geometry(board: Board, piece: Piece, symmetry: bool = True, swap: bool = True) -> Geometry:
     """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetries, so
-    every rank/file labelling is searched)."""
+    every rank/file labelling is searched; ``swap`` off: the board's symmetries only,
+    not with the colours swapped, for armies of different sizes)."""
     directions = half_directions(piece)
     lines: list[Line] = []
     family_start = [0]
@@ -83,7 +84,7 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
                 through[square, f] = index
     product = directions[:2] == [(1, 0), (0, 1)]
     order, symmetric = _order(lines, family_start, product)
-    source, swap = _symmetries(board, lines, order, symmetric, symmetry)
+    source, swaps = _symmetries(board, lines, order, symmetric, symmetry, swap)
     lengths = np.array([len(line) for line in lines], dtype=np.int32)
     return Geometry(
         board=board,
@@ -95,7 +96,7 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True) -> Geometry:
         order=np.array(order, dtype=np.int32),
         symmetric=symmetric,
         source=source,
-        swap=swap,
+        swap=swaps,
         product=product,
     )
 
@@ -129,6 +130,7 @@ def _symmetries(
     order: list[int],
     symmetric: int,
     symmetry: bool,
+    colour_swap: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``source`` and ``swap`` for every symmetry but the identity (see :class:`Geometry`).
 
@@ -149,7 +151,7 @@ def _symmetries(
             if image not in position_of:
                 raise AssertionError("a board symmetry must map ranks and files to ranks and files")
             source[position_of[image]] = p
-        for swap in (0, 1):
+        for swap in (0, 1) if colour_swap else (0,):
             if k > 0 or swap:
                 sources.append(source)
                 swaps.append(swap)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.linesearch.bounds import family_bound
+from chessplace.linesearch.bounds import family_bound, family_pair_bound
 
 EXHAUSTED, FOUND, STOPPED, FULL = 0, 1, 2, 3
 """How :func:`search` ended: subtree done, witness found (solve mode), stop flag
@@ -89,8 +89,10 @@ def _smallest(depth, labels, source, swap):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
-def _bound(target, label, white, black, family_start, product, table, counts, ps, qs):  # type: ignore[no-untyped-def]
-    """The least of the bounds at this node (stopping once it is below ``target``)."""
+def _bound(target, white_target, label, white, black, family_start, product, table, counts, ps, qs):  # type: ignore[no-untyped-def]
+    """The least of the bounds at this node (stopping once it is below ``target``): on
+    min(white, black), or with ``white_target`` >= 0 on black given that many white
+    (``table`` is then the pair table of :func:`bounds.pair_table`)."""
     best = 1 << 30
     if product:
         best = table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]]
@@ -98,9 +100,11 @@ def _bound(target, label, white, black, family_start, product, table, counts, ps
             return best
     last = 2 if product else 0  # the product bound subsumes the rank and file ones
     for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
-        value = family_bound(
-            family_start[f], family_start[f + 1], label, white, black, target, ps, qs
-        )
+        first, stop = family_start[f], family_start[f + 1]
+        if white_target >= 0:
+            value = family_pair_bound(first, stop, label, white, black, white_target, ps, qs)
+        else:
+            value = family_bound(first, stop, label, white, black, target, ps, qs)
         best = min(best, value)
         if best < target:
             return best
@@ -137,7 +141,9 @@ def search(  # type: ignore[no-untyped-def]
     found are copied (by line) into ``witness``. At depth ``split`` nodes are
     not searched but written (labels by line) to the rows of ``out``.
     ``shared[0]`` non-zero asks for a stop; ``shared[1]`` is a target other
-    threads reached, read now and then.
+    threads reached, read now and then; ``shared[2]``, when there, is a number of
+    white pieces to reach (unequal armies): the search then looks for at least that
+    many white and at least ``target`` black, and its values are black counts.
 
     Returns ``(status, best value found or -1, nodes, prefixes written, target)``:
     once the subtree is exhausted, every labelling in it is below the final
@@ -175,6 +181,7 @@ def search(  # type: ignore[no-untyped-def]
     for p in range(min(base, symmetric)):
         labels[p] = label[order[p]]
 
+    white_target = shared[2] if shared.shape[0] > 2 else -1
     best = -1
     nodes = 0
     written = 0
@@ -193,7 +200,17 @@ def search(  # type: ignore[no-untyped-def]
                 alive = _smallest(depth, labels, source, swap)
             if alive:
                 bound = _bound(
-                    target, label, white, black, family_start, product, table, counts, ps, qs
+                    target,
+                    white_target,
+                    label,
+                    white,
+                    black,
+                    family_start,
+                    product,
+                    table,
+                    counts,
+                    ps,
+                    qs,
                 )
                 alive = bound >= target
             if alive and depth == split:
@@ -208,7 +225,7 @@ def search(  # type: ignore[no-untyped-def]
                 for line in range(family_start[0], family_start[1]):
                     value += white[line]
                     dark += black[line]
-                value = min(value, dark)
+                value = min(value, dark) if white_target < 0 else dark
                 best = max(best, value)
                 witness[:] = label
                 if not maximize:

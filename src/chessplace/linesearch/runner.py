@@ -79,19 +79,29 @@ class LineSearch:
         checkpoint: Path | None = None,
         client: Any = None,
         min_chunks: int = MIN_CHUNKS,
+        white_target: int | None = None,
     ) -> None:
+        """With ``white_target`` the search is for armies of different sizes: at least
+        that many white, and targets and values count black (the geometry must then
+        have no colour swap)."""
         self.geometry = geometry
         self.workers = workers
         self.checkpoint = checkpoint
         self.client = client
         self.min_chunks = min_chunks
+        self.white_target = white_target
+
+    def shared(self, target: int) -> np.ndarray:
+        """The array the compiled search shares: stop flag, target (and white target)."""
+        extra = [] if self.white_target is None else [self.white_target]
+        return np.array([0, target, *extra], dtype=np.int64)
 
     def run(
         self, target: int, maximize: bool, control: Control, known: np.ndarray | None = None
     ) -> Outcome:
         """The first labelling reaching ``target`` or, with ``maximize``, the best one.
         ``known`` (labels by line) is a labelling already found, kept in the checkpoint."""
-        shared = np.array([0, target], dtype=np.int64)
+        shared = self.shared(target)
         outcome = Outcome(None, None, True, 0)
         depth = self._depth()
         book = self._book(depth) if self.checkpoint else None
@@ -120,9 +130,14 @@ class LineSearch:
                 book.close()
 
     def value(self, labels: np.ndarray) -> int:
-        """min(white, black) of a full labelling (labels by line)."""
+        """min(white, black) of a full labelling (labels by line); with a white target,
+        black (-1 when white falls short)."""
         colours = np.asarray(labels)[self.geometry.through]
-        return int(min((colours == 1).all(axis=1).sum(), (colours == 0).all(axis=1).sum()))
+        white = int((colours == 1).all(axis=1).sum())
+        black = int((colours == 0).all(axis=1).sum())
+        if self.white_target is not None:
+            return black if white >= self.white_target else -1
+        return min(white, black)
 
     def _depth(self) -> int:
         """The split depth of the checkpoint being resumed, else :meth:`split_depth`."""
@@ -143,13 +158,15 @@ class LineSearch:
             "depth": depth,
             "geometry": digest.hexdigest(),
         }
+        if self.white_target is not None:
+            header["white"] = self.white_target
         assert self.checkpoint is not None
         return LineCheckpoint(self.checkpoint, header, g.lines)
 
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
         ``target`` and the symmetry check keep."""
-        rows, _ = self.split(depth, np.array([0, target], dtype=np.int64))
+        rows, _ = self.split(depth, self.shared(target))
         assert rows is not None
         return rows
 
