@@ -18,6 +18,7 @@ from chessplace.certificates import command as certificates
 from chessplace.control import Control
 from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import placement_pieces, read_placement, result_json
+from chessplace.outputs import output_fault
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
@@ -39,6 +40,9 @@ EXIT_BY_STATUS = {
 
 def run(arguments: argparse.Namespace) -> int:
     """Dispatch one parsed command; bad input surfaces as :class:`UsageError`."""
+    fault = output_fault(arguments)
+    if fault:
+        raise UsageError(fault)
     if getattr(arguments, "certificate", None):
         certificates.refuse_uncertifiable(arguments)
         arguments.started = time.monotonic()  # the certificate gets what the limit leaves

@@ -109,6 +109,7 @@ def write_certificate(
     spec_of(problem)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / MANIFEST).unlink(missing_ok=True)
+    _remove_stale(directory)
     files: dict[str, str] = {}
     try:
         return _write(directory, problem, task, result, command, control or Control(), files)
@@ -116,6 +117,15 @@ def write_certificate(
         for name in files:
             (directory / name).unlink(missing_ok=True)
         raise
+
+
+def _remove_stale(directory: Path) -> None:
+    """Remove what an earlier certificate left in ``directory`` (its proofs, cover,
+    formula, symmetries and witness), so that a reused directory holds one certificate."""
+    for name in (WITNESS, FORMULA, SYMMETRIES, COVER, "refutation.drup.gz"):
+        (directory / name).unlink(missing_ok=True)
+    for proof in directory.glob("refutation-[0-9]*.drup.gz"):
+        proof.unlink()
 
 
 def _write(

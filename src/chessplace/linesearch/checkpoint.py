@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO, TypeGuard
 
+from chessplace.filelock import FileLock
+
 log = logging.getLogger(__name__)
 
 FORMAT = "chessplace-lines-1"
@@ -65,7 +67,16 @@ class LineCheckpoint:
         self.lines = lines
         self.done: dict[str, Record] = {}
         self._file: TextIO | None = None
+        self._lock = FileLock(path)  # InUse (a ValueError) while another run has it
         self._synced = 0.0
+        try:
+            self._open()
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _open(self) -> None:
+        path = self.path
         if path.exists() and path.stat().st_size > 0:
             self._load()
         else:
@@ -157,6 +168,7 @@ class LineCheckpoint:
             os.fsync(self._file.fileno())
             self._file.close()
             self._file = None
+        self._lock.release()
 
 
 def _bound(value: object) -> TypeGuard[int]:

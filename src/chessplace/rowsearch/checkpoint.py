@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO, TypeGuard
 
+from chessplace.filelock import FileLock
+
 log = logging.getLogger(__name__)
 
 
@@ -41,6 +43,15 @@ class Checkpoint:
         self.header = header
         self.done: dict[str, tuple[int, int]] = {}
         self._file: TextIO | None = None
+        self._lock = FileLock(path)  # InUse (a ValueError) while another run has it
+        try:
+            self._open(tasks)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _open(self, tasks: Iterable[str]) -> None:
+        path = self.path
         if path.exists() and path.stat().st_size > 0:
             self._load(set(tasks))
         else:
@@ -135,6 +146,7 @@ class Checkpoint:
         if self._file is not None:
             self._file.close()
             self._file = None
+        self._lock.release()
 
 
 def _count(value: object) -> TypeGuard[int]:
