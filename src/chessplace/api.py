@@ -15,7 +15,9 @@ from dataclasses import replace
 from itertools import islice
 from typing import Any
 
+from chessplace import deduction
 from chessplace.control import Control
+from chessplace.deduction import Explanation
 from chessplace.generate import GenerationStopped, generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -208,6 +210,18 @@ def generate(
         seconds=time.perf_counter() - started,
         note="the grid's only solution",
     )
+
+
+def explain(problem: Problem, placement: Placement | None = None) -> Explanation:
+    """A region puzzle solved step by step by named human rules (see
+    :mod:`chessplace.deduction`), from the pieces of ``placement`` when given."""
+    if problem.regions is None:
+        raise BadRequest(f"explain and hint take {' and '.join(REGION_PUZZLES)} grids")
+    placed = tuple(placement.armies[0]) if placement is not None else ()
+    start = deduction.State(problem.regions, dict.fromkeys(placed, True))
+    if start.broken():
+        raise BadRequest("the pieces placed already break a rule (run verify to see which)")
+    return deduction.explain(problem.regions, placed)
 
 
 def _checked_stream(

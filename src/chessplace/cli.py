@@ -21,7 +21,12 @@ from chessplace.argtypes import (
 from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
 from chessplace.export import FORMATS
 from chessplace.puzzles import PUZZLES, REGION_PUZZLES
-from chessplace.regioncli import add_generate_parser, add_grid_arguments, add_limit_argument
+from chessplace.regioncli import (
+    add_explain_parsers,
+    add_generate_parser,
+    add_grid_arguments,
+    add_limit_argument,
+)
 from chessplace.supervision import leave_if_abandoned
 
 
@@ -248,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("directory", help="a directory written by --certificate")
 
     add_generate_parser(commands)
+    add_explain_parsers(commands)
     commands.add_parser("solvers", help="list engines, installed or not, with versions")
     serve = commands.add_parser("serve", help="the web app on a local ASGI server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")

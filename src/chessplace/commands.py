@@ -22,7 +22,7 @@ from chessplace.outputs import output_fault
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
-from chessplace.regioncli import generate_command, with_grid
+from chessplace.regioncli import explain_command, generate_command, hint_command, with_grid
 from chessplace.result import Result, Status
 from chessplace.solvers.registry import NoSolver, engines
 from chessplace.supervision import GRACE_SECONDS, abandon, stop_on_interrupt, supervised
@@ -58,6 +58,8 @@ def run(arguments: argparse.Namespace) -> int:
         "demo": _demo,
         "export": _export,
         "generate": generate_command,
+        "explain": explain_command,
+        "hint": hint_command,
     }
     try:
         return handlers[arguments.command](arguments)

@@ -1,4 +1,5 @@
-"""The command line of region puzzles: ``--grid``/``--stars``/``--limit`` and ``generate``."""
+"""The command line of region puzzles: ``--grid``/``--stars``/``--limit``, ``generate``,
+``explain`` and ``hint``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from typing import Any
 
 from chessplace import api
 from chessplace.argtypes import ascii_int, positive_float, positive_int
-from chessplace.exits import EXIT_OK, EXIT_STOPPED, UsageError
-from chessplace.jsonio import result_json
-from chessplace.puzzles import REGION_PUZZLES
+from chessplace.board import square_name
+from chessplace.deduction import Explanation, Step
+from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.jsonio import read_placement, result_json
+from chessplace.problem import Problem
+from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.regions import MAX_GRID_CHARS
 from chessplace.result import Status
 from chessplace.supervision import supervised
@@ -131,3 +135,86 @@ def generate_command(arguments: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK if result.status is Status.FEASIBLE else EXIT_STOPPED
+
+
+def add_explain_parsers(commands: Any) -> None:
+    """``explain`` (every step of a human solution) and ``hint`` (the next step)."""
+    explain = commands.add_parser(
+        "explain", help="solve a queens-game or star-battle grid step by step, by named rules"
+    )
+    hint = commands.add_parser("hint", help="the next step of a human solution")
+    for parser in (explain, hint):
+        parser.add_argument("puzzle", help=f"one of: {', '.join(REGION_PUZZLES)}")
+        add_grid_arguments(parser)
+        parser.add_argument("--json", action="store_true", help="print the steps as JSON")
+    hint.add_argument(
+        "--placed",
+        metavar="FILE",
+        help="pieces placed so far: a board or JSON, as verify reads (- for stdin)",
+    )
+
+
+def explain_command(arguments: argparse.Namespace) -> int:
+    """``chessplace explain``: each step with its rule, then the grade."""
+    problem = _region_problem(arguments)
+    found = api.explain(problem)
+    if arguments.json:
+        print(json.dumps(_explanation_json(problem, found), indent=2))
+    else:
+        for number, step in enumerate(found.steps, 1):
+            print(f"{number:3}. [{step.grade}] {step}")
+        verdict = "solved by the rules alone" if found.solved else "the rules stop here"
+        print(f"{verdict}: {found.grade} ({len(found.steps)} steps)")
+    return EXIT_OK if found.solved else EXIT_NO
+
+
+def hint_command(arguments: argparse.Namespace) -> int:
+    """``chessplace hint``: the easiest next step from the pieces placed so far."""
+    problem = _region_problem(arguments)
+    placement = None
+    if arguments.placed is not None:
+        placement = read_placement(problem, read_grid(arguments.placed))
+    found = api.explain(problem, placement)
+    step = found.steps[0] if found.steps else None
+    if arguments.json:
+        data = {"task": "hint", "step": _step_json(step) if step else None}
+        print(json.dumps(data, indent=2))
+    elif step is not None:
+        print(f"[{step.grade}] {step}")
+    elif found.solved:
+        print("solved: every square is decided")
+    else:
+        print("no rule applies here: the next move needs a guess")
+    return EXIT_OK if step is not None or found.solved else EXIT_NO
+
+
+def _region_problem(arguments: argparse.Namespace) -> Problem:
+    if arguments.puzzle not in REGION_PUZZLES:
+        raise UsageError(f"{arguments.command} takes {' or '.join(REGION_PUZZLES)}")
+    if arguments.grid_file is None:
+        raise UsageError(f"{arguments.puzzle} needs a grid of regions (--grid FILE)")
+    return region_puzzle(arguments.puzzle, read_grid(arguments.grid_file), arguments.stars)
+
+
+def _explanation_json(problem: Problem, found: Explanation) -> dict[str, Any]:
+    assert problem.regions is not None
+    return {
+        "task": "explain",
+        "puzzle": problem.puzzle,
+        "grid": list(problem.regions.rows),
+        "stars": problem.regions.per_line,
+        "solved": found.solved,
+        "grade": found.grade,
+        "steps": [_step_json(step) for step in found.steps],
+        "pieces": [square_name(s) for s in found.pieces],
+    }
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    return {
+        "rule": step.rule,
+        "grade": step.grade,
+        "because": step.because,
+        "places": [square_name(s) for s in step.places],
+        "empties": [square_name(s) for s in step.empties],
+    }
