@@ -86,3 +86,42 @@ def test_explain_json_names_every_step(tmp_path: Path, capsys) -> None:  # type:
 def test_explain_refuses_other_puzzles(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["explain", "queens", "--grid", "-"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_generated_grids_have_the_difficulty_asked(difficulty: str) -> None:
+    """Solvable by the rules alone at that grade, and the rules' pieces are the one
+    solution the search finds."""
+    made = api.generate("queens-game", 7, seed=5, difficulty=difficulty)
+    assert made.placement is not None and made.placement.problem.regions is not None
+    found = explain(made.placement.problem.regions)
+    assert found.solved and found.grade == difficulty
+    assert set(found.pieces) == set(made.placement.armies[0])
+    assert made.note.endswith(f"difficulty: {difficulty}")
+    again = api.generate("queens-game", 7, seed=5, difficulty=difficulty).placement
+    assert again is not None and again.problem == made.placement.problem
+
+
+def test_an_unknown_difficulty_is_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="difficulty is one of"):
+        api.generate("queens-game", 7, difficulty="brutal")
+    assert main(["generate", "queens-game", "-n", "7", "--difficulty", "brutal"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_the_web_generates_by_difficulty() -> None:
+    from fastapi.testclient import TestClient
+
+    from chessplace.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        answer = client.post(
+            "/api/generate",
+            json={"puzzle": "queens-game", "n": 6, "seed": 2, "difficulty": "medium"},
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["note"].endswith("difficulty: medium")
+        refused = client.post(
+            "/api/generate", json={"puzzle": "queens-game", "n": 6, "difficulty": "x"}
+        )
+        assert refused.status_code == 400

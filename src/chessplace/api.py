@@ -181,10 +181,14 @@ def generate(
     seed: int | None = None,
     time_limit: float | None = None,
     control: Control | None = None,
+    difficulty: str | None = None,
 ) -> Result:
     """A new grid for a region puzzle (``queens-game``, ``star-battle``) whose solution
     is unique, proven by counting (limit 2); the placement's problem holds the grid.
-    The same ``seed`` gives the same grid."""
+    With ``difficulty`` (easy, medium, hard) the rules of :mod:`deduction` solve it
+    with that grade. The same ``seed`` gives the same grid; the note names its grade."""
+    if difficulty is not None and difficulty not in deduction.GRADES:
+        raise BadRequest(f"difficulty is one of {', '.join(deduction.GRADES)}, not {difficulty!r}")
     if puzzle not in REGION_PUZZLES:
         raise BadRequest(f"generate makes {' and '.join(REGION_PUZZLES)} grids, not {puzzle!r}")
     if puzzle == "queens-game" and stars not in (None, 1):
@@ -198,8 +202,11 @@ def generate(
     def first_two(problem: Problem) -> list[Placement]:
         return list(islice(solutions(problem, control=control), 2))
 
+    def graded(placement: Placement) -> bool:
+        return difficulty is None or _grade(placement) == difficulty
+
     try:
-        placement = generate_grid(build, n, stars or 1, seed, first_two, control)
+        placement = generate_grid(build, n, stars or 1, seed, first_two, control, graded)
     except GenerationStopped:
         return Result(Status.UNKNOWN, control.engine, seconds=time.perf_counter() - started)
     return Result(
@@ -208,8 +215,15 @@ def generate(
         placement,
         count=1,
         seconds=time.perf_counter() - started,
-        note="the grid's only solution",
+        note=f"the grid's only solution; difficulty: {_grade(placement)}",
     )
+
+
+def _grade(placement: Placement) -> str:
+    """How hard the rules of :mod:`deduction` find the grid of ``placement``."""
+    regions = placement.problem.regions
+    assert regions is not None
+    return deduction.explain(regions).grade
 
 
 def explain(problem: Problem, placement: Placement | None = None) -> Explanation:

@@ -56,11 +56,13 @@ def generate_grid(
     seed: int | None,
     first_two: FirstTwo,
     control: Control,
+    accept: Callable[[Placement], bool] = lambda placement: True,
 ) -> Placement:
     """The unique solution of a new n×n grid with ``k`` pieces per line; ``build``
-    makes the problem of a grid's rows (top row first). The same seed gives the
-    same grid. Raises ``ValueError`` when no such grid exists, and
-    :class:`GenerationStopped` when ``control`` stops first."""
+    makes the problem of a grid's rows (top row first); grids whose solution
+    ``accept`` refuses are passed over. The same seed gives the same grid. Raises
+    ``ValueError`` when no such grid exists, and :class:`GenerationStopped` when
+    ``control`` stops first."""
     if not 1 <= n <= MAX_SIDE:
         raise ValueError(f"grids are generated from 1×1 to {MAX_SIDE}×{MAX_SIDE}, not {n}×{n}")
     check_room(n, k)
@@ -75,7 +77,9 @@ def generate_grid(
             continue
         found = first_two(build(rows_of(carved)))
         if len(found) == 1 and found[0].armies[0] == frozenset(pieces):
-            return found[0]
+            if accept(found[0]):
+                return found[0]
+            continue
         if control.stopped:
             raise GenerationStopped
         raise RuntimeError("a generated grid was not unique: a bug in the region counter")

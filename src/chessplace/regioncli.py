@@ -11,7 +11,7 @@ from typing import Any
 from chessplace import api
 from chessplace.argtypes import ascii_int, positive_float, positive_int
 from chessplace.board import square_name
-from chessplace.deduction import Explanation, Step
+from chessplace.deduction import GRADES, Explanation, Step
 from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import read_placement, result_json
 from chessplace.problem import Problem
@@ -98,6 +98,11 @@ def add_generate_parser(commands: Any) -> None:
     generate.add_argument(
         "--show-solution", action="store_true", help="draw the solution on stderr too"
     )
+    generate.add_argument(
+        "--difficulty",
+        choices=GRADES,
+        help="only a grid the deduction rules (see explain) solve with this grade",
+    )
 
 
 def generate_command(arguments: argparse.Namespace) -> int:
@@ -111,6 +116,7 @@ def generate_command(arguments: argparse.Namespace) -> int:
             stars=arguments.stars,
             seed=arguments.seed,
             control=control,
+            difficulty=arguments.difficulty,
         ),
     )
     if result.placement is None:
@@ -130,7 +136,8 @@ def generate_command(arguments: argparse.Namespace) -> int:
         print(render_text(result.placement, arguments.ascii), file=sys.stderr)
     seed = "" if arguments.seed is None else f" (seed {arguments.seed})"
     print(
-        f"{problem.describe()}: one solution, proven{seed} · {result.solver} · "
+        f"{problem.describe()}: one solution, proven{seed}, {result.note.split('; ')[-1]} · "
+        f"{result.solver} · "
         f"{result.seconds:.3f} s",
         file=sys.stderr,
     )

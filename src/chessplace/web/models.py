@@ -82,6 +82,7 @@ class GenerateRequest(BaseModel):
     n: int = Field(ge=1)
     stars: int | None = Field(None, ge=1)
     seed: int | None = Field(None, ge=-SEED, lt=SEED)
+    difficulty: Literal["easy", "medium", "hard"] | None = None
     time_limit: float | None = Field(None, gt=0)
 
 

@@ -68,7 +68,12 @@ def generate(request: GenerateRequest, control: Control) -> Answer:
     """A new region grid with exactly one solution: ``generate --json`` with the seed;
     stopped before the grid was unique, ``unknown`` with no grid."""
     result = api.generate(
-        request.puzzle, request.n, stars=request.stars, seed=request.seed, control=control
+        request.puzzle,
+        request.n,
+        stars=request.stars,
+        seed=request.seed,
+        control=control,
+        difficulty=request.difficulty,
     )
     if result.placement is None:
         return _json(
