@@ -380,3 +380,34 @@ def test_a_grid_is_painted_and_its_link_reopens_it(server: str, browser: Any) ->
     assert again.input_value("#grid-text") == "ABBB\nAABB\nCCCD\nCCDD"
     page.close()
     again.close()
+
+
+@needs_chromium
+def test_a_queens_game_is_played_with_hints_only(server: str, browser: Any) -> None:
+    """Each Hint names a rule and tints the square of the next crown; clicking only the
+    hinted squares solves the grid."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    page.select_option("#puzzle", "queens-game")
+    _set(page, "#rows", "6")
+    page.fill("#seed", "3")
+    page.click("#generate")
+    page.wait_for_selector("#facts dd[data-fact=seed]", timeout=60_000)
+    assert "difficulty:" in page.text_content("#status")
+    for _ in range(6):
+        page.evaluate("document.getElementById('status').dataset.hint = 'waiting'")
+        page.click("#hint")
+        page.wait_for_function(
+            "document.getElementById('status').dataset.hint !== 'waiting'", timeout=30_000
+        )
+        text = page.text_content("#status")
+        squares = page.evaluate("document.getElementById('status').dataset.hint").split()
+        assert text.startswith("Hint") and "a piece on" in text and squares, text
+        assert any(rule in text for rule in ("last squares", "touching", "unit full")), text
+        for square in squares:
+            page.click("#board", position=_centre(page, square, 6))
+        if len(_occupied(page)) == 6:
+            break
+    page.wait_for_selector("#verdict.valid", timeout=30_000)
+    assert page.text_content("#verdict").startswith("Solved")
+    page.close()

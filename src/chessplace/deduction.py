@@ -56,6 +56,16 @@ class Step:
             marks.append(f"{_names(self.empties)} empty")
         return f"{self.rule}: {self.because} — {'; '.join(marks)}"
 
+    def to_json(self) -> dict[str, object]:
+        """The step as the CLI's and the web's JSON give it (squares by name)."""
+        return {
+            "rule": self.rule,
+            "grade": self.grade,
+            "because": self.because,
+            "places": [square_name(s) for s in self.places],
+            "empties": [square_name(s) for s in self.empties],
+        }
+
     @property
     def grade(self) -> str:
         """``easy``, ``medium`` or ``hard``: how much a player must see at once."""
@@ -130,6 +140,14 @@ class Explanation:
     steps: tuple[Step, ...]
     solved: bool
     pieces: tuple[Square, ...]
+
+    @property
+    def next_piece(self) -> tuple[Step, tuple[Step, ...]] | None:
+        """The first step that places a piece, and the steps before it."""
+        for index, step in enumerate(self.steps):
+            if step.places:
+                return step, self.steps[:index]
+        return None
 
     @property
     def grade(self) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 from chessplace import api
 from chessplace.argtypes import ascii_int, positive_float, positive_int
 from chessplace.board import square_name
-from chessplace.deduction import GRADES, Explanation, Step
+from chessplace.deduction import GRADES, Explanation
 from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import read_placement, result_json
 from chessplace.problem import Problem
@@ -184,7 +184,7 @@ def hint_command(arguments: argparse.Namespace) -> int:
     found = api.explain(problem, placement)
     step = found.steps[0] if found.steps else None
     if arguments.json:
-        data = {"task": "hint", "step": _step_json(step) if step else None}
+        data = {"task": "hint", "step": step.to_json() if step else None}
         print(json.dumps(data, indent=2))
     elif step is not None:
         print(f"[{step.grade}] {step}")
@@ -212,16 +212,6 @@ def _explanation_json(problem: Problem, found: Explanation) -> dict[str, Any]:
         "stars": problem.regions.per_line,
         "solved": found.solved,
         "grade": found.grade,
-        "steps": [_step_json(step) for step in found.steps],
+        "steps": [step.to_json() for step in found.steps],
         "pieces": [square_name(s) for s in found.pieces],
-    }
-
-
-def _step_json(step: Step) -> dict[str, Any]:
-    return {
-        "rule": step.rule,
-        "grade": step.grade,
-        "because": step.because,
-        "places": [square_name(s) for s in step.places],
-        "empties": [square_name(s) for s in step.empties],
     }

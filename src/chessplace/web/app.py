@@ -139,6 +139,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def verify(request: PlacementRequest) -> Response:
         return await checked_placement("verify", request, partial(work.verify, request))
 
+    @app.post("/api/hint")
+    async def hint(request: PlacementRequest) -> Response:
+        """The next human-style step of a region puzzle (see ``chessplace hint``)."""
+        return await checked_placement("verify", request, partial(work.hint, request))
+
     @app.post("/api/render")
     async def render(request: PlacementRequest, format: Literal["svg", "png"] = "svg") -> Response:
         return await checked_placement("render", request, partial(work.render, request, format))

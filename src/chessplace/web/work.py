@@ -114,6 +114,27 @@ def browse(request: BrowseRequest, control: Control) -> Answer:
     )
 
 
+def hint(request: PlacementRequest, control: Control) -> Answer:
+    """The next step of a human solution from the pieces placed, the first step that
+    places a piece (with the rules before it), and the grid's difficulty."""
+    placement = _placement(request)
+    problem = placement.problem
+    found = api.explain(problem, placement)
+    ahead = found.next_piece
+    return _json(
+        {
+            "task": "hint",
+            "puzzle": request.puzzle,
+            "step": found.steps[0].to_json() if found.steps else None,
+            "next_piece": None
+            if ahead is None
+            else {"step": ahead[0].to_json(), "after": [step.rule for step in ahead[1]]},
+            "solved": found.solved and not found.steps,
+            "difficulty": api.explain(problem).grade,
+        }
+    )
+
+
 def verify(request: PlacementRequest, control: Control) -> Answer:
     """Every broken rule of the placement, the attacked squares and the conflicts."""
     placement = _placement(request)

@@ -17,6 +17,7 @@ const state = {
   limits: null,
   board: null,
   pieces: [], // {army: index, square: [file, rank]}, 0-based
+  hint: [], // squares a hint tints (names)
   armies: [], // the current problem's armies: {name, piece}
   verdict: null, // the server's verify answer for the pieces
   optionsError: null,
@@ -122,6 +123,7 @@ function showFields() {
   $("paint-toggle").hidden = !grid;
   $("optimize").hidden = grid;
   $("unique-check").hidden = !grid;
+  $("hint").hidden = !grid;
   if (!grid) $("paint").checked = false;
 }
 
@@ -250,7 +252,9 @@ async function generateGrid() {
       state.grid = result.grid;
       state.pieces = [];
       $("grid-text").value = state.grid.join("\n");
-      say("status", `Generate: a new grid with one solution, proven (seed ${seed}). Place the ${result.armies[0].piece}s!`, "good");
+      state.hint = [];
+      const grade = (result.note || "").split("; ").pop();
+      say("status", `Generate: a new grid with one solution, proven (seed ${seed}, ${grade}). Place the ${result.armies[0].piece}s!`, "good");
       showFacts(result);
       state.result = null;
       refresh();
@@ -260,6 +264,31 @@ async function generateGrid() {
   } finally {
     state.generating = false;
     updateButtons();
+  }
+}
+
+// The next piece a person could place by the named rules, and why; its square tinted.
+async function showHint() {
+  if (!regional()) return;
+  try {
+    const answer = await post("/api/hint", { ...problemOptions(), pieces: placed() });
+    const ahead = answer.next_piece;
+    const grade = `difficulty: ${answer.difficulty}`;
+    state.hint = ahead ? ahead.step.places : [];
+    $("status").dataset.hint = state.hint.join(" ");
+    if (answer.solved) {
+      say("status", "Hint: every square is decided", "good");
+    } else if (!ahead) {
+      say("status", `Hint: no rule applies here; the next move needs a guess (${grade})`, "neutral");
+    } else {
+      const { step, after } = ahead;
+      const kinds = [...new Set(after)].join(", ");
+      const before = after.length ? ` after ${after.length} step${after.length > 1 ? "s" : ""} (${kinds})` : "";
+      say("status", `Hint${before}: ${step.rule}, ${step.because}: a piece on ${step.places.join(" ")} (${grade})`, "good");
+    }
+    draw();
+  } catch (error) {
+    say("status", `Hint failed: ${error.message}`, "bad");
   }
 }
 
@@ -280,7 +309,7 @@ function draw() {
     pieces: state.pieces.map(({ army, square }) => ({
       army, square, look: pieceLook(pieceOf(army), state.catalog),
     })),
-    attacked: squares(attackedShown()),
+    attacked: squares([...attackedShown(), ...state.hint]),
     conflicts: verdict ? verdict.conflicts.map(squares).filter((pair) => pair.length === 2) : [],
     regions: regional() ? regionView() : null,
   });
@@ -417,6 +446,7 @@ function showArmies() {
 
 function onSquare(square) {
   if (state.job || state.generating) return;
+  state.hint = [];
   const at = state.pieces.findIndex((piece) => piece.square[0] === square[0] && piece.square[1] === square[1]);
   if (at >= 0) state.pieces.splice(at, 1);
   else state.pieces.push({ army: state.army, square });
@@ -786,6 +816,7 @@ function listen() {
   }
   for (const task of TASKS) $(task).addEventListener("click", () => runJob(task));
   $("unique-check").addEventListener("click", () => runJob("unique"));
+  $("hint").addEventListener("click", showHint);
   $("generate").addEventListener("click", generateGrid);
   $("grid-text").addEventListener("change", gridTyped);
   $("paint").addEventListener("change", draw);
