@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from chessplace.svgboard import MAX_DRAWN
+
 TASKS = ("solve", "optimize", "count", "solutions", "verify", "render", "generate")
 
 DEFAULT_SIDES = {
@@ -14,7 +16,7 @@ DEFAULT_SIDES = {
     "count": 32,
     "solutions": 32,
     "verify": 128,
-    "render": 128,
+    "render": MAX_DRAWN,  # the largest board the SVG drawing takes
     "generate": 12,  # a unique 12×12 Queens game takes seconds; larger ones may take minutes
 }
 

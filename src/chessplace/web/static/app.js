@@ -124,6 +124,10 @@ function showFields() {
   $("optimize").hidden = grid;
   $("unique-check").hidden = !grid;
   $("hint").hidden = !grid;
+  const idle = $("status").textContent;
+  if (idle.startsWith("Press ")) {
+    $("status").textContent = grid ? "Press Solve, Count, Unique? or Hint." : "Press Solve, Optimize or Count.";
+  }
   if (!grid) $("paint").checked = false;
 }
 
