@@ -177,7 +177,10 @@ def test_a_ride_longer_than_the_board_is_unlimited() -> None:
         piece = piece_from_text(text)
         clipped = piece.on(board)
         for start, target in product(board.squares(), repeat=2):
-            assert reaches(piece, start, target) == reaches(clipped, start, target), (text, side)
+            assert reaches(piece, start, target, board) == reaches(clipped, start, target, board), (
+                text,
+                side,
+            )
 
 
 def test_a_huge_ride_is_answered_quickly() -> None:
