@@ -102,3 +102,10 @@ def test_starting_sets_cover_the_board(piece: str) -> None:
     guess = first_guess(problem, Control())
     assert not start.verify() and not guess.verify()
     assert lower_bound(problem) <= len(guess) <= len(start)
+
+
+def test_a_stopped_cpsat_run_still_reports_the_proven_bound() -> None:
+    """Stopped before any answer, CP-SAT reports the domination bound (⌈(n−1)/2⌉ for
+    queens), not nothing."""
+    result = optimize(puzzles.dominating_queens(SQUARE(40)), solver="cpsat", time_limit=1)
+    assert result.bound is not None and result.bound >= 20

@@ -8,6 +8,7 @@ from chessplace.control import Control
 from chessplace.placement import Placement
 from chessplace.problem import Problem, Sense
 from chessplace.result import Result, Status
+from chessplace.solvers import domination, lines
 from chessplace.solvers.base import Engine, Stopped, Task, checked
 from chessplace.solvers.encoding import Literal, decode, rules_of
 
@@ -166,7 +167,12 @@ class CpSatEngine(Engine):
         try:
             model = _Model(problem.without_counts(), with_objective=True, control=control)
         except Stopped:
-            return Result(Status.UNKNOWN, self.name, note="stopped while building the model")
+            return Result(
+                Status.UNKNOWN,
+                self.name,
+                bound=_known_bound(problem),
+                note="stopped while building the model",
+            )
         solver = _solver(control, control.cores())
 
         def on_solution(listener: Any) -> None:
@@ -181,16 +187,21 @@ class CpSatEngine(Engine):
             verdict = _verdict(solver.solve(model.model, listener), model.model)
         if verdict == "infeasible":
             return Result(Status.INFEASIBLE, self.name)
+        known = _known_bound(problem)
         if verdict == "stopped":
-            return Result(Status.UNKNOWN, self.name)
+            return Result(Status.UNKNOWN, self.name, bound=known)
         placement = model.placement(solver.boolean_value)
         proven = verdict == "proven"
+        bound = round(solver.best_objective_bound)
+        if known is not None:
+            minimize = problem.sense is Sense.MINIMIZE
+            bound = max(bound, known) if minimize else min(bound, known)
         return Result(
             Status.OPTIMAL if proven else Status.FEASIBLE,
             self.name,
             placement,
             objective=placement.objective,
-            bound=placement.objective if proven else round(solver.best_objective_bound),
+            bound=placement.objective if proven else bound,
         )
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
@@ -227,3 +238,11 @@ class CpSatEngine(Engine):
             count=total,
             unique=len(classes) if unique else None,
         )
+
+
+def _known_bound(problem: Problem) -> int | None:
+    """A bound proven without search: the domination lower bound, or the product bound
+    on equal peaceable armies; ``None`` when neither applies."""
+    if problem.dominating and len(problem.armies) == 1:
+        return domination.lower_bound(problem.without_counts())
+    return lines.upper_bound(problem.without_counts())
