@@ -179,10 +179,20 @@ def test_the_verdict_states_the_problem_as_checked_not_its_label(
     code, out = check(capsys, copy)
     assert code == 0 and "rooks" not in out
     assert out.startswith(
-        "certified: 5×5 board; white WWFF (any number), black WWFF (any number); "
+        "certified: 5×5 flat board; white WWFF (any number), black WWFF (any number); "
         "no army attacks another; armies of equal size; maximising the smallest of white, "
         "black: the maximum is 4"
     ), out
+
+
+def test_a_rule_the_checker_does_not_know_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    manifest = manifest_of(copy)
+    manifest["problem"]["torus"] = True
+    seal(copy, manifest)
+    code, out = check(capsys, copy)
+    assert code == 1 and "rules the checker does not know: torus" in out, out
 
 
 @pytest.mark.parametrize(

@@ -111,3 +111,20 @@ def test_certificates_are_not_written_for_a_torus(tmp_path, capsys) -> None:  # 
     )
     assert code == 0
     assert "torus" in capsys.readouterr().err
+
+
+def test_a_limited_ride_stays_limited_round_a_torus() -> None:
+    """F4 on a 2×5 torus: a1 and a2 are five diagonal steps apart round the board, out
+    of reach (a flat board's clipping would make F4 a bishop here)."""
+    from chessplace import piece_from_text
+
+    board = Board(2, 5, torus=True)
+    f4 = piece_from_text("F4")
+    assert f4.on(board) == f4 and piece_from_text("F9").on(board).ride_directions
+    problem = puzzles.peaceable(board, f4)
+    assert Placement.from_squares(problem, ([(0, 0)], [(0, 1)])).verify() == ()
+    for solver in ("exhaustive", "sat"):
+        found = count(problem, optimal=True, solver=solver)
+        assert (found.objective, found.count) == (1, 10), solver
+    knights = puzzles.independent(Board(2, 3, torus=True), piece_from_text("F2"))
+    assert count(knights, optimal=True).objective == 2

@@ -24,7 +24,7 @@ from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.result import Result, Status
 from chessplace.solvers.base import Engine, Task
-from chessplace.solvers.registry import choose
+from chessplace.solvers.registry import NoSolver, choose
 
 
 class BadRequest(ValueError):
@@ -157,7 +157,11 @@ def _count_to(
 ) -> Result:
     """Count the streamed placements, stopping at ``limit``."""
     started = time.perf_counter()
-    found = list(islice(solutions(problem, solver=solver, control=control, **options), limit))
+    try:
+        stream = solutions(problem, solver=solver, control=control, **options)
+    except NoSolver as error:
+        raise BadRequest(f"a count with a limit lists placements one by one: {error}") from None
+    found = list(islice(stream, limit))
     engine = control.engine
     if len(found) == limit:
         status, note = Status.FEASIBLE, f"stopped at the limit: at least {limit}"

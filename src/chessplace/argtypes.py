@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 
 
 def ascii_int(text: str) -> int:
@@ -50,8 +51,13 @@ def count_value(text: str) -> int:
     return value
 
 
+ASCII_FLOAT = re.compile(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
+
+
 def positive_float(text: str) -> float:
     try:
+        if not ASCII_FLOAT.fullmatch(text):
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None

@@ -71,6 +71,13 @@ class Move:
             return Move(self.step, None)
         return self
 
+    def within_cycle(self, cycle: int) -> Move:
+        """This move round a torus whose longest ride cycle has ``cycle`` squares: a
+        limited ride that reaches every other square of its cycle is unlimited."""
+        if self.reach is not None and self.reach > 1 and self.reach >= cycle - 1:
+            return Move(self.step, None)
+        return self
+
     def notation(self) -> str:
         atom = next(name for name, vector in ATOMS.items() if vector == self.step)
         if self.reach == 1:

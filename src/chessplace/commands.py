@@ -367,7 +367,8 @@ def exit_code(task: str, result: Result) -> int:
 def summary_line(problem: Problem, task: str, result: Result) -> str:
     """One line that says what was found, how sure it is, by whom and how fast."""
     what = f"{problem.puzzle} on {problem.board}"
-    unit = "per army" if problem.equal_armies else "pieces"
+    scored = [problem.armies[i].name for i in problem.scored_armies]
+    unit = "per army" if problem.equal_armies else (scored[0] if len(scored) == 1 else "pieces")
     fixed = [army for army in problem.armies if army.fixed]
     if fixed:
         unit += "".join(f" beside {army.minimum} {army.name}" for army in fixed)

@@ -77,8 +77,9 @@ def parse_json(problem: Problem, text: str) -> Placement:
             if key in data and data[key] != size:
                 raise ValueError(f"the JSON is for {key} = {str(data[key])[:12]}, not {size}")
         if data.get("torus", False) is not board.torus:
-            wanted = "a torus" if board.torus else "a flat board"
-            raise ValueError(f"the JSON's torus is {str(data.get('torus'))[:12]}, not {wanted}")
+            said = "a torus" if data.get("torus") is True else "no torus"
+            wanted = "a torus (--torus)" if board.torus else "a flat board"
+            raise ValueError(f"the JSON says {said}, but the board is {wanted}")
     return placement_from_data(problem, data)
 
 

@@ -39,6 +39,9 @@ def _writable_parent(path: Path) -> str | None:
 
 def output_fault(arguments: argparse.Namespace) -> str | None:
     """The first output path of a command line that cannot be written, as one line."""
+    checkpoint = getattr(arguments, "checkpoint", None)
+    if checkpoint and (str(checkpoint) in SPECIAL or Path(checkpoint).is_char_device()):
+        return f"--checkpoint: {checkpoint} is not a file (a checkpoint is rewritten in place)"
     for name in ("render", "output", "checkpoint"):
         value = getattr(arguments, name, None)
         if value:

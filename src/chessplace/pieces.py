@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from chessplace.betza import Move, Vector, parse_betza, shown
@@ -59,8 +60,11 @@ class Piece:
     def on(self, board: Board) -> Piece:
         """The same piece with its limited rides clipped to ``board``: a ride that reaches
         across the board is unlimited (``W999999999`` on 8×8 is the rook)."""
-        longest = max(board.rows, board.cols)
-        moves = frozenset(move.within(longest) for move in self.moves)
+        if board.torus:
+            moves = frozenset(move.within_cycle(_longest_cycle(move, board)) for move in self.moves)
+        else:
+            longest = max(board.rows, board.cols)
+            moves = frozenset(move.within(longest) for move in self.moves)
         return self if moves == self.moves else replace(self, moves=moves)
 
     def glyph(self, white: bool) -> str:
@@ -116,3 +120,12 @@ def piece_from_text(text: str) -> Piece:
         if piece.moves == moves:
             return piece
     return Piece(key, key[0], moves)
+
+
+def _longest_cycle(move: Move, board: Board) -> int:
+    """The most squares a ride of ``move`` passes before it comes back round the torus
+    ``board``: for a step (dx, dy), lcm(cols / gcd(cols, dx), rows / gcd(rows, dy))."""
+    return max(
+        math.lcm(board.cols // math.gcd(board.cols, dx), board.rows // math.gcd(board.rows, dy))
+        for dx, dy in move.directions
+    )

@@ -110,7 +110,7 @@ def _check(directory: Path, manifest: dict[str, Any]) -> str:
         "infeasible": "no placement exists",
         "optimum": f"the {'maximum' if spec.maximize else 'minimum'} is {claim.get('value')}",
     }[kind]
-    parts = [f"{_problem(spec)}: {claimed}"]
+    parts = [f"{_problem(spec, kind == 'optimum')}: {claimed}"]
     if kind != "infeasible":
         parts.append(_check_witness(spec, claim, manifest, contents))
     if kind != "feasible":
@@ -118,13 +118,18 @@ def _check(directory: Path, manifest: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _problem(spec: Spec) -> str:
+def _problem(spec: Spec, objective: bool) -> str:
     """The problem as checked, every rule stated from the specification read (the
     manifest's puzzle name is not checked, so it is not repeated): the board, each
     army with its piece and bounds, which attacks are forbidden, coverage, equal
     armies, and what the claim's value measures."""
     armies = ", ".join(_army(army) for army in spec.armies)
-    rules = ["no piece attacks any other" if spec.independent else "no army attacks another"]
+    if spec.independent:
+        rules = ["no piece attacks any other"]
+    elif len(spec.armies) > 1:
+        rules = ["no army attacks another"]
+    else:
+        rules = ["pieces may attack one another"]
     if spec.dominating:
         rules.append("every square occupied or attacked")
     if spec.equal_armies and len(spec.armies) > 1:
@@ -135,8 +140,9 @@ def _problem(spec: Spec) -> str:
         if spec.equal_armies and len(scored) > 1
         else " + ".join(scored)
     )
-    sense = "maximising" if spec.maximize else "minimising"
-    return f"{spec.rows}×{spec.cols} board; {armies}; {'; '.join(rules)}; {sense} {measured}"
+    if objective:
+        rules.append(f"{'maximising' if spec.maximize else 'minimising'} {measured}")
+    return f"{spec.rows}×{spec.cols} flat board; {armies}; {'; '.join(rules)}"
 
 
 def _army(army: Any) -> str:
@@ -146,7 +152,8 @@ def _army(army: Any) -> str:
         count = f"exactly {army.minimum}"
     else:
         count = f"{army.minimum} to {army.maximum}"
-    return f"{army.name} {army.betza} ({count}{', fixed' if army.fixed else ''})"
+    fixed = ", fixed: not counted by the objective" if army.fixed else ""
+    return f"{army.name} {army.betza} ({count}{fixed})"
 
 
 def _is_count(value: Any) -> bool:

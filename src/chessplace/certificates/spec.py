@@ -33,6 +33,12 @@ MAX_CERTIFIED_SIDE = 64
 """The largest board side a certificate may describe (formulas grow as side⁴)."""
 
 
+PROBLEM_KEYS = frozenset(
+    ("rows", "cols", "armies", "independent", "dominating", "equal_armies", "sense")
+)
+"""Every key of a manifest's ``problem``: anything else is a rule not checked."""
+
+
 class SpecError(ValueError):
     """The manifest's problem is not one the checker understands."""
 
@@ -156,7 +162,12 @@ class Spec:
 
     @classmethod
     def from_data(cls, data: Any) -> Spec:
-        """The spec in a manifest's ``problem``; :class:`SpecError` naming what is wrong."""
+        """The spec in a manifest's ``problem``; :class:`SpecError` naming what is wrong,
+        a rule the checker does not know (such as a torus) among them."""
+        if isinstance(data, dict):
+            unknown = sorted(str(key)[:40] for key in set(data) - PROBLEM_KEYS)
+            if unknown:
+                raise SpecError(f"rules the checker does not know: {', '.join(unknown[:5])}")
         try:
             spec = cls(
                 rows=_count(data["rows"], "rows", 1),

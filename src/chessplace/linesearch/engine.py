@@ -188,6 +188,12 @@ def _count_refusal(problem: Problem, engine: LineSearchEngine) -> str | None:
         return "lines counts exactly m of each army (--exactly M, or --optimal)"
     if engine.checkpoint is not None or engine.dask is not None:
         return "lines counts on this machine's cores, without --checkpoint or --dask"
+    bound = lines.upper_bound(problem.without_counts())
+    if bound is not None and 2 * first.minimum < bound:
+        return (
+            f"lines counts near the optimum (at least half the product bound {bound}); "
+            f"below it the placements of a labelling multiply"
+        )
     return None
 
 

@@ -156,6 +156,9 @@ def enumerate_optima(
                 with lock:
                     for labels in leaves:
                         for white, black in subsets(g, labels, m):
+                            if control.stopped:
+                                shared[0] = 1
+                                return
                             classes.add(white, black)
                     state["done"] += 1
                     state["nodes"] += nodes
