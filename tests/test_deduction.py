@@ -9,7 +9,7 @@ import pytest
 
 from chessplace import api
 from chessplace.cli import main
-from chessplace.deduction import explain
+from chessplace.deduction import explain_from as explain
 from chessplace.puzzles import region_puzzle
 
 README_GRID = ("AAABBB", "AAACCD", "EAAADD", "EAAFDD", "EFFFFD", "EEEFFD")

@@ -15,9 +15,8 @@ from dataclasses import replace
 from itertools import islice
 from typing import Any
 
-from chessplace import deduction
 from chessplace.control import Control
-from chessplace.deduction import Explanation
+from chessplace.deduction import GRADES, Explanation, State, explain_from
 from chessplace.generate import GenerationStopped, generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -189,10 +188,10 @@ def generate(
 ) -> Result:
     """A new grid for a region puzzle (``queens-game``, ``star-battle``) whose solution
     is unique, proven by counting (limit 2); the placement's problem holds the grid.
-    With ``difficulty`` (easy, medium, hard) the rules of :mod:`deduction` solve it
+    With ``difficulty`` (easy, medium, hard) the rules of :mod:`chessplace.deduction` solve it
     with that grade. The same ``seed`` gives the same grid; the note names its grade."""
-    if difficulty is not None and difficulty not in deduction.GRADES:
-        raise BadRequest(f"difficulty is one of {', '.join(deduction.GRADES)}, not {difficulty!r}")
+    if difficulty is not None and difficulty not in GRADES:
+        raise BadRequest(f"difficulty is one of {', '.join(GRADES)}, not {difficulty!r}")
     if puzzle not in REGION_PUZZLES:
         raise BadRequest(f"generate makes {' and '.join(REGION_PUZZLES)} grids, not {puzzle!r}")
     if puzzle == "queens-game" and stars not in (None, 1):
@@ -224,10 +223,10 @@ def generate(
 
 
 def _grade(placement: Placement) -> str:
-    """How hard the rules of :mod:`deduction` find the grid of ``placement``."""
+    """How hard the rules of :mod:`chessplace.deduction` find the grid of ``placement``."""
     regions = placement.problem.regions
     assert regions is not None
-    return deduction.explain(regions).grade
+    return explain_from(regions).grade
 
 
 def explain(problem: Problem, placement: Placement | None = None) -> Explanation:
@@ -236,10 +235,10 @@ def explain(problem: Problem, placement: Placement | None = None) -> Explanation
     if problem.regions is None:
         raise BadRequest(f"explain and hint take {' and '.join(REGION_PUZZLES)} grids")
     placed = tuple(placement.armies[0]) if placement is not None else ()
-    start = deduction.State(problem.regions, dict.fromkeys(placed, True))
+    start = State(problem.regions, dict.fromkeys(placed, True))
     if start.broken():
         raise BadRequest("the pieces placed already break a rule (run verify to see which)")
-    return deduction.explain(problem.regions, placed)
+    return explain_from(problem.regions, placed)
 
 
 def _checked_stream(

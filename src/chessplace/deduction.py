@@ -18,7 +18,7 @@ easiest first:
 
 Every step is sound (it only marks what every solution agrees with), so a
 puzzle the rules finish has exactly one solution. When no rule applies the
-puzzle needs a guess (or a rule not written here) and :func:`explain` says so.
+puzzle needs a guess (or a rule not written here) and :func:`explain_from` says so.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ class Explanation:
         return GRADES[max(grades)]
 
 
-def explain(regions: Regions, placed: tuple[Square, ...] = ()) -> Explanation:
+def explain_from(regions: Regions, placed: tuple[Square, ...] = ()) -> Explanation:
     """Apply the rules until the puzzle is solved or none applies; ``placed`` are
     pieces already on the board (a player's progress)."""
     state = State(regions, {square: True for square in placed})
