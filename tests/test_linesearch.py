@@ -139,7 +139,6 @@ def test_symmetry_cut_keeps_the_optimum(n: int) -> None:
 def test_refuses_what_the_line_model_does_not_cover() -> None:
     engine = ENGINES["lines"]
     for problem in (
-        puzzles.peaceable_queens(SQUARE(5), white=3),
         puzzles.peaceable_queens(SQUARE(5), armies=3),
         puzzles.peaceable(SQUARE(5), piece_from_text("N")),
         puzzles.peaceable(SQUARE(5), piece_from_text("QN")),
@@ -147,6 +146,8 @@ def test_refuses_what_the_line_model_does_not_cover() -> None:
     ):
         assert engine.refusal(problem, Task.OPTIMIZE) is not None
     assert engine.refusal(puzzles.peaceable_queens(SQUARE(5)), Task.COUNT) is not None
+    with_white = puzzles.peaceable_queens(SQUARE(5), white=3).with_counts(exactly=3)
+    assert engine.refusal(with_white, Task.COUNT) is not None
 
 
 def test_time_limit_answers_the_best_armies() -> None:

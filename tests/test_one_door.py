@@ -81,7 +81,7 @@ def test_cli_and_web_give_the_same_answer(
 def test_the_answer_names_the_engines_passed_over() -> None:
     problem = puzzles.peaceable_queens(Board.square(4)).with_counts(exactly=2)
     result = api.count(problem)
-    assert result.solver == "sat"
+    assert result.solver == "lines"
     assert result.passed_over and result.passed_over[0].startswith("bitboard: ")
 
 
