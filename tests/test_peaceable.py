@@ -87,14 +87,6 @@ def test_quick_upper_bound_holds(n: int) -> None:
     assert bound is not None and bound >= known("A250000", n)
 
 
-@pytest.mark.parametrize("n", range(1, 9))
-def test_optimal_counts_match_a260680(n: int) -> None:
-    result = count(puzzles.peaceable_queens(SQUARE(n)), unique=True, optimal=True)
-    assert result.status is Status.COMPLETE
-    assert result.objective == known("A250000", n)
-    assert result.unique == known("A260680", n)
-
-
 SMALL_COUNTS = [
     puzzles.peaceable_queens(SQUARE(4)).with_counts(exactly=2),
     puzzles.peaceable_queens(SQUARE(4)).with_counts(at_least=1),

@@ -26,10 +26,10 @@ from numba import njit
 
 
 @njit(nogil=True, cache=True)
-def family_bound(first, last, label, white, black, target, ps, qs):  # type: ignore[no-untyped-def]
-    """The fractional bound on min(W, B) from the lines ``first .. last - 1`` of one
-    family; ``ps`` and ``qs`` are scratch. Returns early with a weaker value once
-    it is below ``target``."""
+def _split_family(first, last, label, white, black, ps, qs):  # type: ignore[no-untyped-def]
+    """The possible white and black squares of lines ``first .. last - 1`` that are
+    settled (labelled, or with one colour only), and the open lines' counts copied
+    to ``ps``/``qs``: (w, b, open lines, their white, their black)."""
     w = 0
     b = 0
     k = 0
@@ -49,10 +49,14 @@ def family_bound(first, last, label, white, black, target, ps, qs):  # type: ign
             k += 1
             open_w += p
             open_b += q
-    quick = min(w + open_w, b + open_b)
-    if quick < target or k == 0:
-        return quick
-    for i in range(1, k):  # insertion sort, best white/black ratio first
+    return w, b, k, open_w, open_b
+
+
+@njit(nogil=True, cache=True)
+def _by_ratio(ps, qs, k):  # type: ignore[no-untyped-def]
+    """Sort the first ``k`` open lines, best white/black ratio first (insertion sort:
+    a family has a few dozen lines)."""
+    for i in range(1, k):
         p = ps[i]
         q = qs[i]
         j = i - 1
@@ -62,6 +66,18 @@ def family_bound(first, last, label, white, black, target, ps, qs):  # type: ign
             j -= 1
         ps[j + 1] = p
         qs[j + 1] = q
+
+
+@njit(nogil=True, cache=True)
+def family_bound(first, last, label, white, black, target, ps, qs):  # type: ignore[no-untyped-def]
+    """The fractional bound on min(W, B) from the lines ``first .. last - 1`` of one
+    family; ``ps`` and ``qs`` are scratch. Returns early with a weaker value once
+    it is below ``target``."""
+    w, b, k, open_w, open_b = _split_family(first, last, label, white, black, ps, qs)
+    quick = min(w + open_w, b + open_b)
+    if quick < target or k == 0:
+        return quick
+    _by_ratio(ps, qs, k)
     b += open_b
     if w >= b:
         return b
@@ -80,34 +96,11 @@ def family_pair_bound(first, last, label, white, black, white_target, ps, qs):  
     """The fractional bound on B given W >= ``white_target`` from the lines ``first ..
     last - 1`` of one family (unequal armies): -1 when W cannot reach it. Open lines
     start black; the best white/black ratios turn white until W reaches the target."""
-    w = 0
-    b = 0
-    k = 0
-    for line in range(first, last):
-        p = white[line]
-        q = black[line]
-        if label[line] >= 0 or q == 0:
-            w += p
-            b += q
-        elif p == 0:
-            b += q
-        else:
-            ps[k] = p
-            qs[k] = q
-            k += 1
-            b += q
+    w, b, k, _, open_b = _split_family(first, last, label, white, black, ps, qs)
+    b += open_b
     if w >= white_target:
         return b
-    for i in range(1, k):  # insertion sort, best white/black ratio first
-        p = ps[i]
-        q = qs[i]
-        j = i - 1
-        while j >= 0 and ps[j] * q < p * qs[j]:
-            ps[j + 1] = ps[j]
-            qs[j + 1] = qs[j]
-            j -= 1
-        ps[j + 1] = p
-        qs[j + 1] = q
+    _by_ratio(ps, qs, k)
     for i in range(k):
         p = ps[i]
         q = qs[i]
