@@ -20,13 +20,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from chessplace import Board, optimize, puzzles
 from chessplace.board import square_name
 from chessplace.control import Control
 from chessplace.linesearch.geometry import geometry
-from chessplace.linesearch.optima import enumerate_optima
+from chessplace.linesearch.optima import board_images, enumerate_optima
 from chessplace.linesearch.runner import LineSearch
 
 
@@ -44,10 +42,7 @@ def main() -> int:
     m = best.objective
     problem = puzzles.peaceable_queens(board).with_counts(exactly=m)
     g = geometry(board, problem.armies[0].piece)
-    images = np.array(
-        [[board.index(t(board.at(s))) for s in range(board.size)] for t in board.symmetries()]
-    )
-    found = enumerate_optima(LineSearch(g), m, images, Control())
+    found = enumerate_optima(LineSearch(g), m, board_images(board), Control())
     if not found.complete:
         print("the enumeration did not finish")
         return 1

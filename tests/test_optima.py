@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, count, piece_from_text, puzzles
 from chessplace.control import Control
 from chessplace.linesearch.geometry import geometry
-from chessplace.linesearch.optima import Classes, enumerate_optima
+from chessplace.linesearch.optima import Classes, board_images, enumerate_optima
 from chessplace.linesearch.runner import LineSearch
 from chessplace.placement import Placement
 from chessplace.reference import known, terms
@@ -58,16 +57,10 @@ def test_line_and_sat_counts_agree_at_the_optimum() -> None:
     assert (by_lines.count, by_lines.unique) == (by_sat.count, by_sat.unique) == (304, 19)
 
 
-def _images(board: Board) -> np.ndarray:
-    return np.array(
-        [[board.index(t(board.at(s))) for s in range(board.size)] for t in board.symmetries()]
-    )
-
-
 def test_every_class_representative_verifies() -> None:
     problem = puzzles.peaceable_queens(SQUARE(8)).with_counts(exactly=9)
     g = geometry(problem.board, problem.armies[0].piece)
-    found = enumerate_optima(LineSearch(g), 9, _images(problem.board), Control())
+    found = enumerate_optima(LineSearch(g), 9, board_images(problem.board), Control())
     assert found.complete and found.classes.classes == 71
     for white, black in found.classes.representatives():
         squares = ([problem.board.at(s) for s in white], [problem.board.at(s) for s in black])
@@ -78,7 +71,7 @@ def test_every_class_representative_verifies() -> None:
 
 def test_classes_fold_the_colour_swap_and_board_symmetries() -> None:
     board = SQUARE(3)
-    classes = Classes(_images(board))
+    classes = Classes(board_images(board))
     classes.add((0,), (8,))  # a1 white, c3 black
     classes.add((8,), (0,))  # colours swapped
     classes.add((2,), (6,))  # the board turned

@@ -205,8 +205,12 @@ def generate(
     def first_two(problem: Problem) -> list[Placement]:
         return list(islice(solutions(problem, control=control), 2))
 
+    grade = ""  # of the last grid offered: each grid is graded once
+
     def graded(placement: Placement) -> bool:
-        return difficulty is None or _grade(placement) == difficulty
+        nonlocal grade
+        grade = _grade(placement)
+        return difficulty is None or grade == difficulty
 
     try:
         placement = generate_grid(build, n, stars or 1, seed, first_two, control, graded)
@@ -218,7 +222,7 @@ def generate(
         placement,
         count=1,
         seconds=time.perf_counter() - started,
-        note=f"the grid's only solution; difficulty: {_grade(placement)}",
+        note=f"the grid's only solution; difficulty: {grade}",
     )
 
 

@@ -177,7 +177,9 @@ def _touching(state: State) -> Step | None:
         if piece:
             around = [t for t in _around(square, state.n) if t not in state.marks]
             if around:
-                return Step("touching", (), tuple(sorted(around)), f"{_name(square)} has a piece")
+                return Step(
+                    "touching", (), tuple(sorted(around)), f"{square_name(square)} has a piece"
+                )
     return None
 
 
@@ -261,7 +263,7 @@ def _would_empty(state: State) -> Step | None:
                     "would empty a unit",
                     (),
                     (square,),
-                    f"a piece on {_name(square)} would leave {name} too little room",
+                    f"a piece on {square_name(square)} would leave {name} too little room",
                 )
     return None
 
@@ -290,10 +292,6 @@ def _unit_list(
         labels = [square_name((k, 0))[:-1] for k in indices]
     plural = "s" if len(labels) > 1 else ""
     return f"{kind}{plural} {', '.join(labels)}"
-
-
-def _name(square: Square) -> str:
-    return square_name(square)
 
 
 def _names(squares: tuple[Square, ...]) -> str:

@@ -113,7 +113,9 @@ def family_pair_bound(first, last, label, white, black, white_target, ps, qs):  
 
 
 @njit(nogil=True, cache=True)
-def _pair_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
+def _rank_file_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
+    """The product bound for every count of labelled ranks and files: on min(W, B)
+    when ``white_target`` < 0, else on B given W >= ``white_target`` (-1: unreachable)."""
     table = np.full((rows + 1, rows + 1, cols + 1, cols + 1), -1, dtype=np.int32)
     for rw in range(rows + 1):
         for rb in range(rows + 1 - rw):
@@ -124,8 +126,12 @@ def _pair_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
                     best = -1
                     for x in range(ru + 1):
                         for y in range(cu + 1):
-                            if (rw + x) * (cw + y) >= white_target:
-                                best = max(best, (rb + ru - x) * (cb + cu - y))
+                            white = (rw + x) * (cw + y)
+                            black = (rb + ru - x) * (cb + cu - y)
+                            if white_target < 0:
+                                best = max(best, min(white, black))
+                            elif white >= white_target:
+                                best = max(best, black)
                     table[rw, rb, cw, cb] = best
     return table
 
@@ -134,29 +140,11 @@ def _pair_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
 def pair_table(rows: int, cols: int, white_target: int) -> np.ndarray:
     """``table[rw, rb, cw, cb]``: the most black squares (-1: none) with at least
     ``white_target`` white ones, white in white ranks × files, black in black × black."""
-    return _pair_table(rows, cols, white_target)  # type: ignore[no-any-return]
-
-
-@njit(nogil=True, cache=True)
-def _product_table(rows, cols):  # type: ignore[no-untyped-def]
-    table = np.zeros((rows + 1, rows + 1, cols + 1, cols + 1), dtype=np.int32)
-    for rw in range(rows + 1):
-        for rb in range(rows + 1 - rw):
-            ru = rows - rw - rb
-            for cw in range(cols + 1):
-                for cb in range(cols + 1 - cw):
-                    cu = cols - cw - cb
-                    best = 0
-                    for x in range(ru + 1):
-                        for y in range(cu + 1):
-                            value = min((rw + x) * (cw + y), (rb + ru - x) * (cb + cu - y))
-                            best = max(best, value)
-                    table[rw, rb, cw, cb] = best
-    return table
+    return _rank_file_table(rows, cols, white_target)  # type: ignore[no-any-return]
 
 
 @cache
 def product_table(rows: int, cols: int) -> np.ndarray:
     """``table[rw, rb, cw, cb]``: the product bound with ``rw`` white and ``rb`` black
     ranks, ``cw`` white and ``cb`` black files labelled."""
-    return _product_table(rows, cols)  # type: ignore[no-any-return]
+    return _rank_file_table(rows, cols, -1)  # type: ignore[no-any-return]

@@ -12,7 +12,7 @@ import numpy as np
 from chessplace.board import Square
 from chessplace.control import Control
 from chessplace.linesearch.geometry import Geometry, geometry
-from chessplace.linesearch.optima import enumerate_optima
+from chessplace.linesearch.optima import board_images, enumerate_optima
 from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch, dask_chunks
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -144,13 +144,7 @@ class LineSearchEngine(Engine):
         answers the classes of the chunks finished, as a lower bound."""
         m = problem.armies[0].minimum
         _, search = self._search(problem, None)
-        images = np.array(
-            [
-                [problem.board.index(t(problem.board.at(s))) for s in range(problem.board.size)]
-                for t in problem.symmetries()
-            ],
-            dtype=np.intp,
-        )
+        images = board_images(problem.board)
         found = enumerate_optima(search, m, images, control)  # TooManyPlacements: bad input
         example = next(found.classes.representatives(), None)
         placement = None

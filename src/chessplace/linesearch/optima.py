@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from chessplace.board import Board
 from chessplace.control import Control
 from chessplace.linesearch import kernel
 from chessplace.linesearch.chunk import call
@@ -98,6 +99,14 @@ class Classes:
             yield np.flatnonzero(colour == 1).tolist(), np.flatnonzero(colour == 2).tolist()
 
 
+def board_images(board: Board) -> np.ndarray:
+    """The board's symmetries as square permutations (identity first), for :class:`Classes`."""
+    return np.array(
+        [[board.index(t(board.at(s))) for s in range(board.size)] for t in board.symmetries()],
+        dtype=np.intp,
+    )
+
+
 def filled(g: Geometry, labels: np.ndarray) -> tuple[list[int], list[int]]:
     """The squares all of whose lines are white, and those all of whose lines are black."""
     colours = np.asarray(labels)[g.through]
@@ -132,7 +141,7 @@ def enumerate_optima(
     of the chunks finished (``complete`` false)."""
     g = search.geometry
     classes = Classes(images)
-    shared = np.array([0, m], dtype=np.int64)
+    shared = search.shared(m)
     lock = threading.Lock()
     state = {"done": 0, "nodes": 0, "leaves": 0}
     with control.interrupting(lambda: shared.__setitem__(0, 1)):
