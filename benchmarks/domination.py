@@ -27,9 +27,9 @@ from pathlib import Path
 
 from chessplace import Board, puzzles
 from chessplace.control import Control
+from chessplace.engines.sat import SatEngine
+from chessplace.models.formulas import formula_for
 from chessplace.reference import known
-from chessplace.solvers.formulas import formula_for
-from chessplace.solvers.sat import SatEngine
 from plotting import log_plot
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,9 +29,9 @@ import numpy as np
 from numba import njit
 
 from chessplace.board import Board
-from chessplace.linesearch import kernel
-from chessplace.linesearch.chunk import call
-from chessplace.linesearch.geometry import Geometry, geometry
+from chessplace.engines.lines import kernel
+from chessplace.engines.lines.chunk import call
+from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.pieces import QUEEN
 
 SCALE = 64

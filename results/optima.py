@@ -4,7 +4,7 @@
 
 The optimum m is proven first (``chessplace.api.optimize``), then the line
 engine enumerates every placement of m against m and keeps one member of each
-class under the 16 symmetries (``chessplace.linesearch.optima``). The file
+class under the 16 symmetries (``chessplace.engines.lines.optima``). The file
 lists the classes (white and black squares, the smallest member of each), the
 counts, and the wall and CPU seconds; ``results/crosscheck_optima.py`` checks
 it by SAT with blocking clauses.
@@ -23,9 +23,9 @@ from pathlib import Path
 from chessplace import Board, optimize, puzzles
 from chessplace.board import square_name
 from chessplace.control import Control
-from chessplace.linesearch.geometry import geometry
-from chessplace.linesearch.optima import board_images, enumerate_optima
-from chessplace.linesearch.runner import LineSearch
+from chessplace.engines.lines.geometry import geometry
+from chessplace.engines.lines.optima import board_images, enumerate_optima
+from chessplace.engines.lines.runner import LineSearch
 
 
 def main() -> int:

@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 from chessplace import api, puzzles
 from chessplace.board import Board
 from chessplace.cli import main
+from chessplace.engines.base import Engine, Task
+from chessplace.engines.registry import ENGINES
+from chessplace.models.cnf import AT_MOST_ONE_ONLY, ENCODINGS
 from chessplace.pieces import piece_from_text
 from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
 from chessplace.result import Result, Status
-from chessplace.solvers.base import Engine, Task
-from chessplace.solvers.cnf import AT_MOST_ONE_ONLY, ENCODINGS
-from chessplace.solvers.registry import ENGINES
 
 ORACLE = "exhaustive"
 PIECES = ("Q", "R", "B", "N", "K", "QN", "NN", "FD", "WA", "C", "W2")
@@ -379,7 +379,7 @@ def test_encodings_that_cannot_bound_counts_are_refused(
 def test_heuristic_solve_gives_up_without_a_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Local search cannot prove a target unreachable: it stops at its default limit."""
     pytest.importorskip("numba")
-    from chessplace.solvers import heuristic
+    from chessplace.engines.heuristic import engine as heuristic
 
     monkeypatch.setattr(heuristic, "DEFAULT_SECONDS", 0.5)
     unreachable = puzzles.peaceable_queens(SQUARE(3)).with_counts(at_least=5)

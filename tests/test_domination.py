@@ -7,10 +7,10 @@ import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles
 from chessplace.control import Control
+from chessplace.engines.domination import first_guess, greedy, lower_bound
+from chessplace.engines.sat import SatEngine
+from chessplace.models.formulas import DominationFormula, hilbert_order
 from chessplace.reference import known
-from chessplace.solvers.domination import first_guess, greedy, lower_bound
-from chessplace.solvers.formulas import DominationFormula, hilbert_order
-from chessplace.solvers.sat import SatEngine
 from tests.conftest import assert_valid
 
 SQUARE = Board.square

@@ -16,14 +16,14 @@ import pytest
 from chessplace import Board, optimize, piece_from_text, puzzles
 from chessplace.cli import main
 from chessplace.control import Control
+from chessplace.engines.base import Task
+from chessplace.engines.exhaustive import reaches
+from chessplace.engines.registry import ENGINES
 from chessplace.jsonio import read_placement
+from chessplace.models.formulas import LineFormula, SquareFormula
 from chessplace.pieces import ROOK
 from chessplace.puzzles import problem_from_options
 from chessplace.result import Status
-from chessplace.solvers.base import Task
-from chessplace.solvers.exhaustive import reaches
-from chessplace.solvers.formulas import LineFormula, SquareFormula
-from chessplace.solvers.registry import ENGINES
 
 SLACK = 20.0
 """Generous seconds past a time limit that a stopped run may take (start-up, a loaded machine)."""

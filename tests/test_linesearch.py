@@ -12,14 +12,14 @@ import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
 from chessplace.control import Control, Progress
-from chessplace.linesearch.checkpoint import CheckpointMismatch
-from chessplace.linesearch.engine import LineSearchEngine
-from chessplace.linesearch.geometry import geometry
-from chessplace.linesearch.runner import LineSearch
+from chessplace.engines.base import Task
+from chessplace.engines.lines.checkpoint import CheckpointMismatch
+from chessplace.engines.lines.engine import LineSearchEngine
+from chessplace.engines.lines.geometry import geometry
+from chessplace.engines.lines.runner import LineSearch
+from chessplace.engines.registry import ENGINES
 from chessplace.pieces import QUEEN, ROOK
 from chessplace.reference import known
-from chessplace.solvers.base import Task
-from chessplace.solvers.registry import ENGINES
 from tests.conftest import assert_valid
 
 SQUARE = Board.square
@@ -223,7 +223,7 @@ def test_the_depth_of_a_checkpoint_is_read_in_bounded_memory() -> None:
     is no checkpoint with a depth: read under a 1 GiB address-space cap, not to its end."""
     script = (
         "import resource, sys; from pathlib import Path;"
-        "from chessplace.linesearch.checkpoint import recorded_depth;"
+        "from chessplace.engines.lines.checkpoint import recorded_depth;"
         "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30));"
         "print(recorded_depth(Path('/dev/zero')))"
     )

@@ -19,14 +19,14 @@ import pytest
 from chessplace import Board, Status, optimize, puzzles
 from chessplace.cluster import LOCAL_WORKERS_PER_CORE, dask_client, local_workers
 from chessplace.control import Control
-from chessplace.linesearch.checkpoint import recorded_depth
-from chessplace.linesearch.cluster import _finished
-from chessplace.linesearch.geometry import geometry
-from chessplace.linesearch.runner import MIN_CHUNKS, LineSearch
+from chessplace.engines.base import Task
+from chessplace.engines.lines.checkpoint import recorded_depth
+from chessplace.engines.lines.cluster import _finished
+from chessplace.engines.lines.geometry import geometry
+from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch
+from chessplace.engines.registry import choose
 from chessplace.pieces import QUEEN
 from chessplace.reference import known
-from chessplace.solvers.base import Task
-from chessplace.solvers.registry import choose
 from tests.conftest import assert_valid
 from tests.processes import alive, children
 from tests.test_linesearch import _stopping_after

@@ -101,7 +101,7 @@ def test_listing_checks_every_solution_and_keeps_one_per_class() -> None:
 def test_a_model_cp_sat_rejects_is_an_error_not_unknown() -> None:
     from ortools.sat.python import cp_model
 
-    from chessplace.solvers.cpsat import ModelInvalid, _verdict
+    from chessplace.engines.cpsat import ModelInvalid, _verdict
 
     model = cp_model.CpModel()
     model.new_int_var(0, 2**62, "x")  # a domain past CP-SAT's range: MODEL_INVALID

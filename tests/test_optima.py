@@ -6,9 +6,9 @@ import pytest
 
 from chessplace import Board, Problem, Status, count, piece_from_text, puzzles
 from chessplace.control import Control
-from chessplace.linesearch.geometry import geometry
-from chessplace.linesearch.optima import Classes, board_images, enumerate_optima
-from chessplace.linesearch.runner import LineSearch
+from chessplace.engines.lines.geometry import geometry
+from chessplace.engines.lines.optima import Classes, board_images, enumerate_optima
+from chessplace.engines.lines.runner import LineSearch
 from chessplace.placement import Placement
 from chessplace.reference import known, terms
 

@@ -15,9 +15,9 @@ import pytest
 from PIL import Image
 
 from chessplace import svgboard
+from chessplace.engines.registry import ENGINES
 from chessplace.problem import ARMY_NAMES
 from chessplace.puzzles import PUZZLES, REGION_PUZZLES
-from chessplace.solvers.registry import ENGINES
 from tests.processes import start_server
 
 CHROMIUM = shutil.which("chromium")

@@ -15,14 +15,14 @@ import pytest
 from chessplace import api, puzzles
 from chessplace.board import Board
 from chessplace.control import Control
+from chessplace.engines.base import Task
+from chessplace.engines.portfolio import PortfolioEngine, _Race
+from chessplace.engines.registry import choose
 from chessplace.pieces import piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.reference import known
 from chessplace.result import Result, Status
-from chessplace.solvers.base import Task
-from chessplace.solvers.portfolio import PortfolioEngine, _Race
-from chessplace.solvers.registry import choose
 from tests.conftest import assert_valid
 from tests.processes import alive, children
 

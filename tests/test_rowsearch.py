@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, Status, count, piece_from_text, puzzles, solutions
+from chessplace.engines.bitboard.split import class_subproblems, mirror_subproblems
 from chessplace.reference import known
-from chessplace.rowsearch.split import class_subproblems, mirror_subproblems
 
 SQUARE = Board.square
 
@@ -59,7 +59,7 @@ def test_listing_gives_every_solution_once_and_valid() -> None:
 
 
 def test_listing_goes_on_after_each_full_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chessplace.rowsearch import tasks
+    from chessplace.engines.bitboard import tasks
 
     monkeypatch.setattr(tasks, "_BATCH", 3)
     listed = list(solutions(puzzles.queens(SQUARE(8))))

@@ -8,9 +8,9 @@ import pytest
 
 from chessplace import Board, Status, count, optimize, puzzles, solve
 from chessplace.attacks import lines_along
-from chessplace.checking import Attack, attacked_squares
+from chessplace.checking import attacked_squares
 from chessplace.cli import main
-from chessplace.placement import Placement
+from chessplace.placement import Attack, Placement
 from chessplace.reference import known, terms
 from tests.conftest import assert_valid
 

@@ -15,10 +15,10 @@ import pytest
 
 from chessplace import Board, Placement, Status, count, optimize, puzzles, solutions
 from chessplace.cli import main
+from chessplace.engines.bitboard.checkpoint import Checkpoint
 from chessplace.jsonio import placement_from_data
 from chessplace.pieces import NAMED_PIECES
 from chessplace.reference import known
-from chessplace.rowsearch.checkpoint import Checkpoint
 from chessplace.svgboard import render_svg
 from chessplace.textboard import parse_text, render_text
 

@@ -55,8 +55,8 @@ def test_solve_beside_a_fixed_army() -> None:
 
 
 def test_the_line_engine_does_not_count_unequal_armies() -> None:
-    from chessplace.linesearch.engine import LineSearchEngine
-    from chessplace.solvers.base import Task
+    from chessplace.engines.base import Task
+    from chessplace.engines.lines.engine import LineSearchEngine
 
     problem = puzzles.peaceable_queens(SQUARE(6), white=4).with_counts(exactly=4)
     assert LineSearchEngine().refusal(problem, Task.COUNT) is not None

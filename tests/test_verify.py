@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from chessplace import Attack, Board, Placement, puzzles
 from chessplace.board import Square
+from chessplace.engines.construction import bishop_squares, queens_columns
 from chessplace.pieces import KNIGHT, ROOK
-from chessplace.solvers.construction import bishop_squares, queens_columns
 
 
 def grid(row: int, column: int, n: int = 5) -> Square:

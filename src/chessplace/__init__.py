@@ -9,10 +9,9 @@
 from chessplace import puzzles
 from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
 from chessplace.board import Board, Square, parse_square, square_name
-from chessplace.checking import Attack, PlacedPiece, RuleBreak
 from chessplace.control import Control, Progress
 from chessplace.pieces import Piece, piece_from_text
-from chessplace.placement import Placement
+from chessplace.placement import Attack, PlacedPiece, Placement, RuleBreak
 from chessplace.problem import Army, Problem, Sense
 from chessplace.result import Result, Status
 

@@ -17,13 +17,13 @@ from typing import Any
 
 from chessplace.control import Control
 from chessplace.deduction import GRADES, Explanation, State, explain_from
+from chessplace.engines.base import Engine, Task
+from chessplace.engines.registry import NoSolver, choose
 from chessplace.generate import GenerationStopped, generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.result import Result, Status
-from chessplace.solvers.base import Engine, Task
-from chessplace.solvers.registry import NoSolver, choose
 
 
 class BadRequest(ValueError):

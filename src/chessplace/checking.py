@@ -10,69 +10,15 @@ a million queens take about a second.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from chessplace.betza import Vector
 from chessplace.board import Board, Square, file_name, square_name
-from chessplace.pieces import Piece
-
-if TYPE_CHECKING:  # the checker reads placements; it never builds one
-    from chessplace.placement import Placement
+from chessplace.placement import Attack, PlacedPiece, Placement, RuleBreak, Touch, Violation
 
 _FAR = 2**40
 """More steps than any board has."""
-
-
-@dataclass(frozen=True)
-class PlacedPiece:
-    """One piece of one army on one square."""
-
-    army: str
-    piece: Piece
-    square: Square
-
-    def __str__(self) -> str:
-        return f"{self.army} {self.piece.name} {square_name(self.square)}"
-
-
-@dataclass(frozen=True)
-class Attack:
-    """``attacker`` attacks ``victim`` directly, breaking the problem's rules."""
-
-    attacker: PlacedPiece
-    victim: PlacedPiece
-
-    def __str__(self) -> str:
-        return f"{self.attacker} attacks {self.victim}"
-
-
-@dataclass(frozen=True)
-class RuleBreak:
-    """A broken rule that is not an attack: counts, overlaps, uncovered squares."""
-
-    message: str
-    squares: tuple[Square, ...] = ()
-
-    def __str__(self) -> str:
-        return self.message
-
-
-@dataclass(frozen=True)
-class Touch(Attack):
-    """Two pieces of a region puzzle side by side or corner to corner."""
-
-    def __str__(self) -> str:
-        first, second = self.attacker, self.victim
-        return (
-            f"{first.piece.name}s on {square_name(first.square)} and "
-            f"{square_name(second.square)} touch"
-        )
-
-
-Violation = Attack | RuleBreak
 
 
 Occupant = dict[Square, int]

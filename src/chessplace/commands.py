@@ -16,6 +16,7 @@ from typing import Any
 from chessplace import api
 from chessplace.certificates import command as certificates
 from chessplace.control import Control
+from chessplace.engines.registry import NoSolver, engines
 from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import placement_pieces, read_placement, result_json
 from chessplace.outputs import output_fault
@@ -24,7 +25,6 @@ from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.regioncli import explain_command, generate_command, hint_command, with_grid
 from chessplace.result import Result, Status
-from chessplace.solvers.registry import NoSolver, engines
 from chessplace.supervision import GRACE_SECONDS, abandon, stop_on_interrupt, supervised
 from chessplace.textboard import render_text
 

@@ -111,7 +111,7 @@ class Control:
 
     def incumbent(self) -> Placement | None:
         """The best placement other engines racing on the same problem have found (see
-        :mod:`chessplace.solvers.portfolio`), for an engine to climb from; ``None`` alone."""
+        :mod:`chessplace.engines.portfolio`), for an engine to climb from; ``None`` alone."""
         return None
 
     def report(self, placement: Placement | None = None, **fields: object) -> None:

@@ -23,10 +23,10 @@ import numpy as np
 
 from chessplace.board import Square
 from chessplace.control import Control
+from chessplace.engines.regions.engine import count_up_to
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.regions import LABELS, check_room, neighbours
-from chessplace.solvers.regionsearch import count_up_to
 
 MAX_SIDE = 30
 """The largest grid generated (larger ones take long to make unique)."""
@@ -36,7 +36,7 @@ SEARCH_NODES = 200_000
 """Steps of one attempt to draw a random placement before starting over."""
 
 COUNT_BUDGETS = 5
-"""Node budgets of the counter (:data:`chessplace.solvers.regionsearch.BUDGET` each) for
+"""Node budgets of the counter (:data:`chessplace.engines.regions.engine.BUDGET` each) for
 one step; a step whose count takes longer is not taken."""
 
 Grid = list[list[int]]

@@ -22,11 +22,11 @@ from chessplace.certificates.formula import line_var, ride_lines
 from chessplace.certificates.proving import StoppedProving
 from chessplace.certificates.spec import Spec
 from chessplace.control import Control
-from chessplace.linesearch.engine import LineSearchEngine
-from chessplace.linesearch.geometry import Geometry, geometry
-from chessplace.linesearch.runner import LineSearch
+from chessplace.engines.base import Task
+from chessplace.engines.lines.engine import LineSearchEngine
+from chessplace.engines.lines.geometry import Geometry, geometry
+from chessplace.engines.lines.runner import LineSearch
 from chessplace.problem import Problem
-from chessplace.solvers.base import Task
 
 Cube = list[int]
 

@@ -1,7 +1,7 @@
 """The 0/1 linear model of a problem that the OPB, LP and MiniZinc exports write.
 
-It is the model chessplace's CP-SAT engine solves (:mod:`chessplace.solvers.cpsat`),
-built from the same :class:`~chessplace.solvers.encoding.Rules`: one variable per
+It is the model chessplace's CP-SAT engine solves (:mod:`chessplace.engines.cpsat`),
+built from the same :class:`~chessplace.models.encoding.Rules`: one variable per
 army and square, one "army has a piece on this line" variable per army and line
 that two armies must not share, the counts, equal armies, and the objective.
 A problem with a count is the checking problem (no objective); one without is
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from chessplace.attacks import Line
 from chessplace.board import Board, square_name
+from chessplace.models.encoding import Literal, rules_of
 from chessplace.problem import Problem, Sense
-from chessplace.solvers.encoding import Literal, rules_of
 
 MAX_SQUARES = 4_096
 """The largest board (64×64) exported as a linear model: domination there has about

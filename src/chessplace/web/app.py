@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chessplace.control import Control
-from chessplace.solvers.registry import NoSolver
+from chessplace.engines.registry import NoSolver
 from chessplace.web import work
 from chessplace.web.catalog import catalog
 from chessplace.web.events import job_events

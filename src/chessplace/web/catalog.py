@@ -11,12 +11,12 @@ from dataclasses import fields
 from typing import Any
 
 from chessplace import svgboard
+from chessplace.engines.registry import engines
 from chessplace.marks import piece_letter
 from chessplace.pieces import NAMED_PIECES, Piece
 from chessplace.problem import ARMY_NAMES
 from chessplace.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.regions import LABELS, MAX_SIDE
-from chessplace.solvers.registry import engines
 
 REGION_SUMMARIES = {
     "queens-game": "one queen in every row, column and region of the grid, none touching",

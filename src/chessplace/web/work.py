@@ -15,12 +15,12 @@ from typing import Any
 
 from chessplace import api
 from chessplace.board import square_name
-from chessplace.checking import Attack, attacked_squares
+from chessplace.checking import attacked_squares
 from chessplace.control import Control
+from chessplace.engines.registry import NoSolver
 from chessplace.jsonio import placement_from_data, placement_pieces, result_json
-from chessplace.placement import Placement
+from chessplace.placement import Attack, Placement
 from chessplace.result import Result
-from chessplace.solvers.registry import NoSolver
 from chessplace.web.models import BrowseRequest, GenerateRequest, Options, PlacementRequest
 
 JSON = "application/json"

@@ -1,0 +1,117 @@
+"""The compiled row-by-row bitboard search: generated, compiled by Numba, cached on disk.
+
+One piece per row of an n×n board, for any piece that rides like a rook.
+:mod:`chessplace.engines.bitboard.codegen` writes the search for one
+:class:`~chessplace.engines.bitboard.codegen.Shape` as a Python module; this
+module stores that source under the user's cache directory, named by its
+own hash, and imports it, so Numba compiles each shape once per machine
+and later runs load the machine code from Numba's cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from chessplace.engines.bitboard import leaf
+from chessplace.engines.bitboard.codegen import Shape, source
+from chessplace.pieces import BISHOP_DIRECTIONS, Piece
+
+MAX_N = 32
+"""Largest board side: masks are 64-bit words and diagonals shift past the edge."""
+
+Search = Callable[[np.ndarray, int, np.ndarray, np.ndarray], tuple[int, int]]
+"""``search(forbid, first, out, stop)``: see :func:`chessplace.engines.bitboard.codegen.source`."""
+
+
+def stop_flag() -> np.ndarray:
+    """A fresh stop flag for searches: set its one byte and they return ``STOPPED``."""
+    return np.zeros(1, dtype=np.uint8)
+
+
+def shape_of(piece: Piece, n: int, collect: bool) -> Shape:
+    """The compiled shape for ``piece`` on n×n: its diagonals and its further leaps."""
+    diagonals = piece.ride_directions >= BISHOP_DIRECTIONS
+    leaps = {
+        (dx, dy)
+        for dx, dy in piece.bounded_vectors
+        if dy > 0 and dx != 0 and dy < n and not (diagonals and abs(dx) == dy)
+    }
+    return Shape(n, diagonals, tuple(sorted(leaps)), collect)
+
+
+_COMPILING = threading.Lock()
+
+
+def compiled(shape: Shape) -> Search:
+    """The search for ``shape``, compiled on first use and cached on disk."""
+    with _COMPILING:  # threads of one count share one compilation
+        return _compiled(shape)
+
+
+def compiled_before(shape: Shape) -> bool:
+    """True when this machine has compiled the search for ``shape`` before."""
+    return _source_path(_module_text(shape)).exists()
+
+
+@cache
+def _module_text(shape: Shape) -> str:
+    """The generated source, stamped with the helpers it calls: Numba's cache
+    does not notice when a called function changes, a new file name does."""
+    helpers = hashlib.sha256(Path(leaf.__file__).read_bytes()).hexdigest()[:20]
+    return f"# chessplace.engines.bitboard.leaf {helpers}\n{source(shape)}"
+
+
+def _source_path(text: str) -> Path:
+    """Where the module of source ``text`` lives: named by its hash, so a changed
+    generator never meets an old compilation."""
+    name = "chessplace_search_" + hashlib.sha256(text.encode()).hexdigest()[:20]
+    return _cache_directory() / f"{name}.py"
+
+
+@cache
+def _compiled(shape: Shape) -> Search:
+    text = _module_text(shape)
+    path = _source_path(text)
+    name = path.stem
+    if not path.exists():
+        # Other processes (Dask workers) may write the same file: write whole, then rename.
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as f:
+            f.write(text)
+        Path(f.name).replace(path)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Numba's disk cache finds a function's globals by importing its module.
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    search: Search = module.search
+    # Compile (or load from Numba's cache) now, on a board where nothing fits.
+    blocked = np.full(shape.n, (1 << shape.n) - 1, dtype=np.uint64)
+    search(blocked, 0, np.zeros((0, shape.n), dtype=np.int64), stop_flag())
+    return search
+
+
+@cache
+def _cache_directory() -> Path:
+    """``$CHESSPLACE_CACHE``, else ``$XDG_CACHE_HOME/chessplace``, else ~/.cache/chessplace."""
+    root = os.environ.get("CHESSPLACE_CACHE") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "chessplace"
+    )
+    directory = Path(root) / "kernels"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if os.access(directory, os.W_OK):
+            return directory
+    except OSError:
+        pass
+    return Path(tempfile.mkdtemp(prefix="chessplace-kernels-"))

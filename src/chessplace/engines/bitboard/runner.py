@@ -1,0 +1,107 @@
+"""Running a count's subproblems on local threads or a Dask cluster, with checkpoints."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from chessplace.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
+from chessplace.control import Control
+from chessplace.engines.bitboard.checkpoint import Checkpoint
+from chessplace.engines.bitboard.kernel import stop_flag
+from chessplace.engines.bitboard.split import CountSpec, Subproblem
+from chessplace.engines.bitboard.tasks import count_prefix
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Where a count got to."""
+
+    solutions: int
+    canonical: int
+    finished: bool
+    resumed: int
+
+
+@contextmanager
+def executor(
+    workers: int | None, dask: str | None, connect: float = DASK_CONNECT_SECONDS
+) -> Iterator[cf.Executor]:
+    """Local threads (the kernel releases the GIL), or a Dask cluster (see
+    :func:`chessplace.cluster.dask_client`)."""
+    if dask is None:
+        with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+            yield pool
+        return
+    with dask_client(workers, dask, connect) as client:
+        yield client.get_executor(pure=False)
+
+
+def run_count(
+    spec: CountSpec,
+    tasks: list[Subproblem],
+    control: Control,
+    workers: int | None = None,
+    dask: str | None = None,
+    checkpoint: Path | None = None,
+) -> Tally:
+    """Count every subproblem not already in the checkpoint; stop early on request.
+
+    On local threads a stop reaches the searches under way through a shared
+    flag (they return within milliseconds, their work discarded, never
+    checkpointed); Dask workers cannot share it, so there a stop only
+    cancels the subproblems not yet started.
+    """
+    header = {
+        "n": spec.n,
+        "piece": spec.betza,
+        "method": "classes",
+        "tasks": len(tasks),
+        "first": tasks[0].key if tasks else "",
+    }
+    weights = {task.key: task.weight for task in tasks}
+    record = Checkpoint(checkpoint, header, weights) if checkpoint else None
+    done = set(record.done) if record else set()
+    solutions = sum(weights[k] * s for k, (s, _) in (record.done.items() if record else ()))
+    classes = sum(c for _, c in (record.done.values() if record else ()))
+    resumed = len(done)
+    pending = [task for task in tasks if task.key not in done]
+    stop = stop_flag() if dask is None else None
+    control.report(count=solutions, done=len(done), total=len(tasks))
+    try:
+        with executor(workers, dask, connect_seconds(control.remaining())) as pool:
+            futures = {pool.submit(count_prefix, spec, t.prefix, stop): t for t in pending}
+            with control.interrupting(lambda: _interrupt(stop, futures)):
+                for future in cf.as_completed(futures):
+                    if future.cancelled() or (counted := future.result()) is None:
+                        continue  # not started, or stopped before it finished
+                    task = futures[future]
+                    found, found_classes = counted
+                    done.add(task.key)
+                    solutions += task.weight * found
+                    classes += found_classes
+                    if record:
+                        record.record(task.key, found, found_classes)
+                    control.report(count=solutions, done=len(done), total=len(tasks))
+                    if control.stopped:
+                        _interrupt(stop, futures)
+    finally:
+        if record:
+            record.close()
+    return Tally(solutions, classes, finished=len(done) == len(tasks), resumed=resumed)
+
+
+def _interrupt(
+    stop: np.ndarray | None, futures: dict[cf.Future[tuple[int, int] | None], Subproblem]
+) -> None:
+    """Stop the searches under way (sharing ``stop``) and cancel those not started."""
+    if stop is not None:
+        stop[0] = 1
+    for future in futures:
+        future.cancel()

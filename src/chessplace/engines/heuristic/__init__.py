@@ -1,0 +1,1 @@
+"""The ``heuristic`` engine (``engine``) and its compiled annealer (``anneal``)."""

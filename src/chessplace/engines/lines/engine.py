@@ -1,0 +1,198 @@
+"""The ``lines`` engine: peaceable armies of a rider by branch and bound over line colours."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from chessplace.board import Square
+from chessplace.control import Control
+from chessplace.engines.base import Engine, Task
+from chessplace.engines.lines.geometry import Geometry, geometry
+from chessplace.engines.lines.optima import board_images, enumerate_optima
+from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch, dask_chunks
+from chessplace.models import lines
+from chessplace.placement import Placement
+from chessplace.problem import Problem
+from chessplace.result import Result, Status
+
+MAX_SIDE = 32
+
+GUESS_RUNS = 4
+"""Annealing runs whose best armies ``optimize`` starts from."""
+
+
+def placement_of(problem: Problem, g: Geometry, labels: np.ndarray) -> Placement:
+    """The filled placement of a labelling (by line), trimmed to the armies' counts."""
+    board = problem.board
+    armies: tuple[list[Square], list[Square]] = ([], [])
+    for s in range(board.size):
+        colours = {int(labels[line]) for line in g.through[s]}
+        if len(colours) == 1:
+            armies[1 - colours.pop()].append(board.at(s))
+    return lines.trimmed(Placement.from_squares(problem, armies))
+
+
+def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
+    """A labelling (by line) whose value is at least the smaller army of ``placement``:
+    each line takes the colour of the pieces on it (black on lines without any)."""
+    labels = np.zeros(g.lines, dtype=np.int32)
+    board = placement.problem.board
+    for square in placement.armies[0]:
+        labels[g.through[board.index(square)]] = 1
+    return labels
+
+
+class LineSearchEngine(Engine):
+    name = "lines"
+    takes_torus = True
+    summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
+    package = "numba"
+    module = "numba"
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+
+    def __init__(
+        self,
+        symmetry: bool = True,
+        checkpoint: Path | None = None,
+        workers: int | None = None,
+        dask: str | None = None,
+    ) -> None:
+        """``symmetry`` off searches every rank/file labelling (for tests);
+        ``checkpoint`` names a file of finished chunks to resume from and add to;
+        ``workers`` threads (default: every core), or a Dask cluster (``dask``: a
+        scheduler address, or ``local`` for ``workers`` processes here)."""
+        self.symmetry = symmetry
+        self.checkpoint = checkpoint
+        self.workers = workers
+        self.dask = dask
+
+    def refusal(self, problem: Problem, task: Task) -> str | None:
+        reason = super().refusal(problem, task) or lines.refusal(problem)
+        if reason:
+            return reason
+        if max(problem.board.rows, problem.board.cols) > MAX_SIDE:
+            return f"lines searches boards up to {MAX_SIDE} on a side"
+        if not problem.equal_armies:
+            return _unequal_refusal(problem, task, self)
+        if any(army.fixed for army in problem.armies):
+            return "lines searches equal armies, or a fixed white army beside a free black one"
+        if task is Task.COUNT:
+            return _count_refusal(problem, self)
+        return None
+
+    def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
+        equal = problem.equal_armies
+        g = geometry(problem.board, problem.armies[0].piece, self.symmetry, swap=equal)
+        side = max(problem.board.rows, problem.board.cols)
+        chunks = MIN_CHUNKS if client is None else dask_chunks(side)
+        white = None if equal else problem.armies[0].minimum
+        return g, LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
+
+    @contextmanager
+    def _cluster(self, control: Control) -> Iterator[Any]:
+        """The Dask client of ``dask`` (none without), opened before any work so that
+        an unreachable scheduler is the only thing said."""
+        if self.dask is None:
+            yield None
+            return
+        from chessplace.cluster import connect_seconds, dask_client
+
+        with dask_client(self.workers, self.dask, connect_seconds(control.remaining())) as client:
+            yield client
+
+    def solve(self, problem: Problem, control: Control) -> Result:
+        scored = [problem.armies[i] for i in problem.scored_armies]
+        target = max(army.minimum for army in scored)
+        with self._cluster(control) as client:
+            g, search = self._search(problem, client)
+            outcome = search.run(target, False, control)
+        if outcome.labels is not None:
+            return Result(Status.FEASIBLE, self.name, placement_of(problem, g, outcome.labels))
+        if not outcome.complete:
+            return Result(Status.UNKNOWN, self.name)
+        return Result(Status.INFEASIBLE, self.name)
+
+    def optimize(self, problem: Problem, control: Control) -> Result:
+        free = problem.without_counts()
+        with self._cluster(control) as client:
+            g, search = self._search(free, client)
+            best = _first_guess(free, control)
+            bound = lines.upper_bound(free)
+            if best is not None:
+                control.report(objective=best.objective, bound=bound, placement=best)
+            known = None if best is None else labels_of(g, best)
+            target = 0 if best is None else best.objective + 1
+            outcome = search.run(target, True, control, known)
+        if outcome.labels is not None:
+            best = placement_of(free, g, outcome.labels)
+            control.report(objective=best.objective, bound=bound, placement=best)
+        if best is None:
+            return Result(Status.UNKNOWN, self.name, bound=bound)
+        if not outcome.complete:
+            return Result(Status.FEASIBLE, self.name, best, objective=best.objective, bound=bound)
+        return Result(
+            Status.OPTIMAL, self.name, best, objective=best.objective, bound=best.objective
+        )
+
+    def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        """Every placement with exactly m of each army (see :mod:`optima`); a stop
+        answers the classes of the chunks finished, as a lower bound."""
+        m = problem.armies[0].minimum
+        _, search = self._search(problem, None)
+        images = board_images(problem.board)
+        found = enumerate_optima(search, m, images, control)  # TooManyPlacements: bad input
+        example = next(found.classes.representatives(), None)
+        placement = None
+        if example is not None:
+            squares = tuple([problem.board.at(s) for s in army] for army in example)
+            placement = Placement.from_squares(problem, squares)
+        control.report(
+            count=found.classes.placements,
+            message=f"{found.nodes:,} nodes, {found.leaves:,} labellings reach {m}",
+        )
+        return Result(
+            Status.COMPLETE if found.complete else Status.PARTIAL,
+            self.name,
+            placement,
+            count=found.classes.placements,
+            unique=found.classes.classes if unique else None,
+        )
+
+
+def _unequal_refusal(problem: Problem, task: Task, engine: LineSearchEngine) -> str | None:
+    """Why the line engine does not search these unequal armies: it takes a fixed
+    white army (``--white W``) beside a free black one, on the local cores."""
+    white, black = problem.armies
+    if not white.fixed or black.fixed or task is Task.COUNT:
+        return "lines searches equal armies, or optimizes black beside a fixed white army"
+    if engine.dask is not None:
+        return "lines searches a fixed white army on this machine's cores, not on Dask"
+    return None
+
+
+def _count_refusal(problem: Problem, engine: LineSearchEngine) -> str | None:
+    """Why the line engine does not count ``problem``: it counts exactly m of each."""
+    first, second = problem.armies
+    if first.maximum != first.minimum or second.maximum != second.minimum:
+        return "lines counts exactly m of each army (--exactly M, or --optimal)"
+    if engine.checkpoint is not None or engine.dask is not None:
+        return "lines counts on this machine's cores, without --checkpoint or --dask"
+    bound = lines.upper_bound(problem.without_counts())
+    if bound is not None and 2 * first.minimum < bound:
+        return (
+            f"lines counts near the optimum (at least half the product bound {bound}); "
+            f"below it the placements of a labelling multiply"
+        )
+    return None
+
+
+def _first_guess(problem: Problem, control: Control) -> Placement | None:
+    """The best armies of a few annealing runs, to start the proof from."""
+    from chessplace.engines.heuristic.engine import search
+
+    return search(problem, control, runs=GUESS_RUNS)

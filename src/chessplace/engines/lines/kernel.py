@@ -1,0 +1,274 @@
+"""The depth-first line-labelling search (Numba, ``nogil``).
+
+Labels are 1 (white) and 0 (black), one per line, in the order of
+:class:`chessplace.engines.lines.geometry.Geometry`. A node is cut when
+
+- a bound of :mod:`chessplace.engines.lines.bounds` is below the target, or
+- its rank/file labels cannot be the lex-smallest of their orbit.
+
+Why the symmetry cut keeps every answer: the 16 symmetries (8 of the board
+× the colour swap; 4 × 2 on a rectangle) act on whole labellings, map
+ranks and files onto ranks and files, and keep min(white, black). Take
+any labelling L and the element g that makes the rank/file part of g(L)
+the lex-smallest of that part's orbit; g(L) has L's value. The search
+cuts a node only when some image of its labelled rank/file prefix is
+already smaller, which never holds on the path to g(L); the labels after
+the ranks and files are searched in full (up to the dominance below), so
+g(L) or a labelling at least as good is reached.
+
+Dominance, after the ranks and files only: a line with no possible-white
+square is labelled black (white would only kill black squares), one with no
+possible-black square white; this keeps a best labelling of each subtree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from chessplace.engines.lines.bounds import family_bound, family_pair_bound
+
+EXHAUSTED, FOUND, STOPPED, FULL = 0, 1, 2, 3
+"""How :func:`search` ended: subtree done, witness found (solve mode), stop flag
+raised, prefix buffer full (split mode)."""
+
+CHECK_EVERY = 1023
+"""Nodes between looks at the shared stop flag and target (a power of two less one)."""
+
+
+@njit(nogil=True, cache=True)
+def _label(line, colour, start, length, members, through, white_dead, black_dead, white, black):  # type: ignore[no-untyped-def]
+    """Give ``line`` its colour: kill the other colour on its squares."""
+    families = through.shape[1]
+    for k in range(start[line], start[line] + length[line]):
+        s = members[k]
+        if colour == 1:
+            black_dead[s] += 1
+            if black_dead[s] == 1:
+                for f in range(families):
+                    black[through[s, f]] -= 1
+        else:
+            white_dead[s] += 1
+            if white_dead[s] == 1:
+                for f in range(families):
+                    white[through[s, f]] -= 1
+
+
+@njit(nogil=True, cache=True)
+def _unlabel(line, colour, start, length, members, through, white_dead, black_dead, white, black):  # type: ignore[no-untyped-def]
+    """Undo :func:`_label`."""
+    families = through.shape[1]
+    for k in range(start[line], start[line] + length[line]):
+        s = members[k]
+        if colour == 1:
+            black_dead[s] -= 1
+            if black_dead[s] == 0:
+                for f in range(families):
+                    black[through[s, f]] += 1
+        else:
+            white_dead[s] -= 1
+            if white_dead[s] == 0:
+                for f in range(families):
+                    white[through[s, f]] += 1
+
+
+@njit(nogil=True, cache=True)
+def _smallest(depth, labels, source, swap):  # type: ignore[no-untyped-def]
+    """False when some symmetry maps the labelled prefix below itself (lex order)."""
+    for g in range(source.shape[0]):
+        for p in range(source.shape[1]):
+            q = source[g, p]
+            if p >= depth or q >= depth:
+                break
+            image = labels[q] ^ swap[g]
+            if image < labels[p]:
+                return False
+            if image > labels[p]:
+                break
+    return True
+
+
+@njit(nogil=True, cache=True)
+def _bound(target, white_target, label, white, black, family_start, product, table, counts, ps, qs):  # type: ignore[no-untyped-def]
+    """The least of the bounds at this node (stopping once it is below ``target``): on
+    min(white, black), or with ``white_target`` >= 0 on black given that many white
+    (``table`` is then the pair table of :func:`bounds.pair_table`)."""
+    best = 1 << 30
+    if product:
+        best = table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]]
+        if best < target:
+            return best
+    last = 2 if product else 0  # the product bound subsumes the rank and file ones
+    for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
+        first, stop = family_start[f], family_start[f + 1]
+        if white_target >= 0:
+            value = family_pair_bound(first, stop, label, white, black, white_target, ps, qs)
+        else:
+            value = family_bound(first, stop, label, white, black, target, ps, qs)
+        best = min(best, value)
+        if best < target:
+            return best
+    return best
+
+
+@njit(nogil=True, cache=True)
+def search(  # type: ignore[no-untyped-def]
+    start,
+    length,
+    members,
+    through,
+    family_start,
+    order,
+    symmetric,
+    source,
+    swap,
+    product,
+    table,
+    prefix,
+    split,
+    out,
+    target,
+    maximize,
+    shared,
+    witness,
+):
+    """Search below ``prefix`` (labels by line, -1 for none; the ranks and files
+    labelled are the first positions of ``order``) for a labelling with
+    min(white, black) >= ``target``.
+
+    With ``maximize`` every such labelling found raises the target to its value
+    + 1 and the search goes on; otherwise the first one ends it. Labellings
+    found are copied (by line) into ``witness``. At depth ``split`` nodes are
+    not searched but written (labels by line) to the rows of ``out``.
+    ``shared[0]`` non-zero asks for a stop; ``shared[1]`` is a target other
+    threads reached, read now and then; ``shared[2]``, when there, is a number of
+    white pieces to reach (unequal armies): the search then looks for at least that
+    many white and at least ``target`` black, and its values are black counts.
+
+    Returns ``(status, best value found or -1, nodes, prefixes written, target)``:
+    once the subtree is exhausted, every labelling in it is below the final
+    ``target``.
+    """
+    lines = length.shape[0]
+    families = family_start.shape[0] - 1
+    squares = through.shape[0]
+    white = length.copy()
+    black = length.copy()
+    white_dead = np.zeros(squares, dtype=np.int32)
+    black_dead = np.zeros(squares, dtype=np.int32)
+    label = np.full(lines, -1, dtype=np.int32)
+    labels = np.full(lines, -1, dtype=np.int32)  # by position
+    counts = np.zeros((families, 2), dtype=np.int32)  # lines labelled per family and colour
+    family_of = np.zeros(lines, dtype=np.int32)
+    for f in range(families):
+        family_of[family_start[f] : family_start[f + 1]] = f
+    ps = np.zeros(lines, dtype=np.int64)
+    qs = np.zeros(lines, dtype=np.int64)
+    choices = np.zeros((lines + 1, 2), dtype=np.int32)
+    taken = np.zeros(lines + 1, dtype=np.int32)
+    available = np.zeros(lines + 1, dtype=np.int32)
+
+    base = 0
+    for line in range(prefix.shape[0]):
+        colour = prefix[line]
+        if colour >= 0:
+            _label(
+                line, colour, start, length, members, through, white_dead, black_dead, white, black
+            )
+            label[line] = colour
+            counts[family_of[line], colour] += 1
+            base += 1
+    for p in range(min(base, symmetric)):
+        labels[p] = label[order[p]]
+
+    white_target = shared[2] if shared.shape[0] > 2 else -1
+    best = -1
+    nodes = 0
+    written = 0
+    depth = base
+    entering = True
+    while True:
+        if entering:
+            nodes += 1
+            if (nodes & CHECK_EVERY) == 0:
+                if shared[0] != 0:
+                    return STOPPED, best, nodes, written, target
+                if shared[1] > target:
+                    target = shared[1]
+            alive = True
+            if depth <= symmetric and depth > base:
+                alive = _smallest(depth, labels, source, swap)
+            if alive:
+                bound = _bound(
+                    target,
+                    white_target,
+                    label,
+                    white,
+                    black,
+                    family_start,
+                    product,
+                    table,
+                    counts,
+                    ps,
+                    qs,
+                )
+                alive = bound >= target
+            if alive and depth == split:
+                out[written, :] = label
+                written += 1
+                if written == out.shape[0]:
+                    return FULL, best, nodes, written, target
+                alive = False
+            if alive and depth == lines:
+                value = 0
+                dark = 0
+                for line in range(family_start[0], family_start[1]):
+                    value += white[line]
+                    dark += black[line]
+                value = min(value, dark) if white_target < 0 else dark
+                best = max(best, value)
+                witness[:] = label
+                if not maximize:
+                    return FOUND, best, nodes, written, target
+                target = value + 1
+                alive = False
+            if alive:
+                line = order[depth]
+                if depth >= symmetric and white[line] == 0:
+                    choices[depth, 0] = 0
+                    available[depth] = 1
+                elif depth >= symmetric and black[line] == 0:
+                    choices[depth, 0] = 1
+                    available[depth] = 1
+                else:
+                    first = 0 if depth < symmetric or white[line] < black[line] else 1
+                    choices[depth, 0] = first
+                    choices[depth, 1] = 1 - first
+                    available[depth] = 2
+                taken[depth] = 0
+                colour = choices[depth, 0]
+            else:
+                entering = False
+                continue
+        else:
+            if depth == base:
+                return EXHAUSTED, best, nodes, written, target
+            depth -= 1
+            line = order[depth]
+            colour = label[line]
+            _unlabel(
+                line, colour, start, length, members, through, white_dead, black_dead, white, black
+            )
+            label[line] = -1
+            labels[depth] = -1
+            counts[family_of[line], colour] -= 1
+            taken[depth] += 1
+            if taken[depth] == available[depth]:
+                continue
+            colour = choices[depth, taken[depth]]
+        _label(line, colour, start, length, members, through, white_dead, black_dead, white, black)
+        label[line] = colour
+        labels[depth] = colour
+        counts[family_of[line], colour] += 1
+        depth += 1
+        entering = True

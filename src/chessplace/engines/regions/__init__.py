@@ -1,0 +1,1 @@
+"""The ``regions`` engine (``engine``) and its compiled search (``kernel``)."""

@@ -1,0 +1,149 @@
+"""The ordered list of engines, and how one is chosen for a problem and task."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from chessplace.engines.base import Engine, Task
+from chessplace.engines.catalog import SINGLE_ENGINES
+from chessplace.engines.portfolio import PortfolioEngine
+from chessplace.problem import Problem
+
+ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
+
+# Preference per task, best first; the first engine that is installed and
+# accepts the problem runs. The constructions answer at once; the line engine,
+# where it applies, beats every other engine by far (benchmarks/proving.py), and
+# racing beside it would only take cores from it; the portfolio races the
+# proving engines on every other problem that two of them accept; the single
+# engines after it answer the rest.
+PREFERENCE: dict[Task, tuple[str, ...]] = {
+    Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
+    Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
+    Task.COUNT: ("bitboard", "lines", "sat", "cpsat", "exhaustive"),
+    Task.LIST: ("bitboard",),
+}
+# Region puzzles (Queens game, Star Battle) have their own order: the compiled region
+# search first (benchmarks/regions.py), then the model engines that know regions.
+# Their counts are fixed by the grid, so there is nothing to optimize.
+REGION_PREFERENCE: dict[Task, tuple[str, ...]] = {
+    Task.SOLVE: ("regions", "cpsat", "sat", "exhaustive"),
+    Task.OPTIMIZE: (),
+    Task.COUNT: ("regions", "cpsat", "exhaustive"),
+    Task.LIST: ("regions",),
+}
+
+
+class NoSolver(ValueError):
+    """No engine can run the task; the message names the choices."""
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    name: str
+    summary: str
+    installed: bool
+    version: str | None
+    tasks: tuple[str, ...]
+
+
+def engines() -> list[EngineInfo]:
+    """Every engine with whether it is installed and its version."""
+    return [
+        EngineInfo(
+            e.name,
+            e.summary,
+            e.available(),
+            e.version(),
+            tuple(t.value for t in Task if t in e.tasks),
+        )
+        for e in ENGINES.values()
+    ]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The engine that runs, and why each preferred engine before it did not."""
+
+    engine: Engine
+    passed_over: tuple[str, ...] = ()
+
+
+def choose(problem: Problem, task: Task, name: str | None = None, **options: Any) -> Choice:
+    """The engine to run: ``name`` if given and able; else the engine that takes
+    ``options`` (``encoding`` → sat, ``workers`` → bitboard); else the first
+    preferred one that is installed and accepts the problem."""
+    too_large = problem.refusal()
+    if too_large:
+        raise NoSolver(f"no solver can {task.value} this problem: {too_large}")
+    implied = name is None and bool(options)
+    if implied:
+        name = _owner_of(problem, options, task)
+    if name is not None:
+        engine = _named(name, options)
+        if not engine.available():
+            raise NoSolver(
+                f"solver {name!r} is not installed: pip install "
+                f"'chessplace[{'cpsat' if name == 'cpsat' else name}]'"
+            )
+        reason = engine.refusal(problem, task)
+        if reason and implied:
+            given = ", ".join(sorted(options))
+            raise NoSolver(
+                f"option {given} belongs to solver {name!r}, which cannot "
+                f"{task.value} this problem: {reason}"
+            )
+        if reason:
+            raise NoSolver(f"solver {name!r} cannot {task.value} this problem: {reason}")
+        return Choice(engine)
+    reasons: list[str] = []
+    order = PREFERENCE if problem.regions is None else REGION_PREFERENCE
+    for candidate in order[task]:
+        engine = ENGINES[candidate]
+        reason = "not installed" if not engine.available() else engine.refusal(problem, task)
+        if reason is None:
+            return Choice(engine, tuple(reasons))
+        reasons.append(f"{candidate}: {reason}")
+    why = f" ({'; '.join(reasons)})" if reasons else ""
+    raise NoSolver(f"no solver can {task.value} this problem{why}")
+
+
+def _options_of(engine: Engine) -> set[str]:
+    """The keyword options an engine's constructor takes."""
+    return set(inspect.signature(type(engine)).parameters)
+
+
+def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
+    """The one engine for ``task`` whose constructor takes every option given; where
+    several do, the one of those that accepts ``problem``."""
+    owners = [
+        name
+        for name, engine in ENGINES.items()
+        if task in engine.tasks and set(options) <= _options_of(engine)
+    ]
+    if len(owners) > 1:
+        refusals = {name: _named(name, options).refusal(problem, task) for name in owners}
+        able = [name for name, reason in refusals.items() if reason is None]
+        if not able:
+            why = "; ".join(f"{name}: {reason}" for name, reason in refusals.items())
+            raise NoSolver(
+                f"no solver that takes {', '.join(options)} can {task.value} this problem ({why})"
+            )
+        owners = able
+    if len(owners) != 1:
+        raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
+    return owners[0]
+
+
+def _named(name: str, options: dict[str, Any]) -> Engine:
+    """The registered engine, or a new one of its kind built with ``options``."""
+    if name not in ENGINES:
+        raise NoSolver(f"unknown solver {name!r}; choose from {', '.join(ENGINES)}")
+    if not options:
+        return ENGINES[name]
+    unknown = set(options) - _options_of(ENGINES[name])
+    if unknown:
+        raise NoSolver(f"solver {name!r} takes no option {', '.join(sorted(unknown))}")
+    return type(ENGINES[name])(**options)
