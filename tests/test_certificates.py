@@ -12,6 +12,8 @@ import gzip
 import importlib.util
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -225,6 +227,22 @@ def test_the_checker_imports_nothing_from_the_solving_side() -> None:
         }
         ours = {m for m in modules if m.startswith("chessplace")}
         assert ours <= {f"chessplace.certificates.{t}" for t in TRUSTED} | NEUTRAL, (name, ours)
+
+
+def test_the_checker_runs_without_the_engines_in_its_process() -> None:
+    """``import chessplace`` loads the model only, so the checker's process holds no
+    engine, encoding or solver library."""
+    probe = (
+        "import sys, chessplace.certificates.check;"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('chessplace')"
+        " or m in ('numba', 'ortools', 'pysat', 'dask'))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert "chessplace.certificates.check" in loaded
+    solving = ("chessplace.api", "chessplace.engines", "chessplace.models", "numba", "ortools")
+    assert not [m for m in loaded if m.startswith(solving) or m in ("pysat", "dask")], loaded
 
 
 @pytest.mark.parametrize("size", range(1, 6))

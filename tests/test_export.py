@@ -363,7 +363,8 @@ def test_a_failed_export_leaves_the_old_file_and_no_partial_one(
 ) -> None:
     """The disk filling up half way (raised here after the first lines) keeps what
     the file held and leaves no temporary file behind."""
-    from chessplace.export import command, export_lines
+    from chessplace.cli import export as command
+    from chessplace.export import export_lines
 
     target = tmp_path / "model.lp"
     target.write_text("before\n")

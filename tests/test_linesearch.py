@@ -13,11 +13,11 @@ import pytest
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
 from chessplace.control import Control, Progress
 from chessplace.engines.base import Task
-from chessplace.engines.lines.checkpoint import CheckpointMismatch
 from chessplace.engines.lines.engine import LineSearchEngine
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.engines.registry import ENGINES
+from chessplace.journal import CheckpointMismatch
 from chessplace.pieces import QUEEN, ROOK
 from chessplace.reference import known
 from tests.conftest import assert_valid

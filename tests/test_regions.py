@@ -178,7 +178,7 @@ def test_generate_refuses_a_bad_time_limit(capsys: pytest.CaptureFixture[str], l
         ("AAB\nAB\nCCC\n", [], "row 2 has 2 cells"),
         ("AAA\nBBB\nBBB\n", [], "2 regions"),
         ("ABA\nBBB\nCCC\n", [], "region A is not connected"),
-        ("AAAA\nBBBB\nCCCC\nDDDD\n", ["--stars", "2"], "--stars is for star-battle"),
+        ("AAAA\nBBBB\nCCCC\nDDDD\n", ["--stars", "2"], "stars are for star-battle"),
         ("", [], "the grid is empty"),
         ("AB\x07\nAB\nCC\n", [], "is not a region label"),
         ("A" * 70_000, [], "longer than"),

@@ -127,8 +127,8 @@ def test_sigterm_stops_a_streamed_listing() -> None:
 def test_work_that_ignores_a_stop_is_left_after_the_grace() -> None:
     """No engine is known to ignore a stop today; the safety net must hold if one does."""
     from chessplace import Board, Placement, Result, Status, puzzles
+    from chessplace.cli.supervision import GRACE_SECONDS, supervised
     from chessplace.control import Control
-    from chessplace.supervision import GRACE_SECONDS, supervised
 
     problem = puzzles.queens(Board.square(5))
     offered = Placement.from_squares(problem, [[(0, 0), (2, 1), (4, 2), (1, 3), (3, 4)]])

@@ -15,7 +15,7 @@ import pytest
 
 from chessplace import Board, Placement, Status, count, optimize, puzzles, solutions
 from chessplace.cli import main
-from chessplace.engines.bitboard.checkpoint import Checkpoint
+from chessplace.engines.bitboard.checkpoint import count_journal
 from chessplace.jsonio import placement_from_data
 from chessplace.pieces import NAMED_PIECES
 from chessplace.reference import known
@@ -93,13 +93,13 @@ def test_foreign_duplicate_and_garbled_records_never_reach_the_total(
 def test_checkpoint_records_carry_the_count_they_belong_to(tmp_path: Path) -> None:
     header = {"n": 5, "piece": "Q", "method": "classes", "tasks": 2, "first": "0-2"}
     path = tmp_path / "c.jsonl"
-    written = Checkpoint(path, header, ["0-2", "0-3"])
+    written = count_journal(path, header, ["0-2", "0-3"])
     written.record("0-2", 4, 1)
     written.close()
-    assert Checkpoint(path, header, ["0-2", "0-3"]).done == {"0-2": (4, 1)}
+    assert count_journal(path, header, ["0-2", "0-3"]).done == {"0-2": (4, 1)}
     other = tmp_path / "d.jsonl"
     _write(other, json.dumps({"header": {**header, "n": 6}}), _records(path))
-    assert Checkpoint(other, {**header, "n": 6}, ["0-2", "0-3"]).done == {}
+    assert count_journal(other, {**header, "n": 6}, ["0-2", "0-3"]).done == {}
 
 
 # JSON input -------------------------------------------------------------------------------
@@ -303,5 +303,5 @@ def test_empty_file_names_are_refused(capsys: pytest.CaptureFixture[str], flags:
 def test_many_armies_stay_small() -> None:
     result = optimize(puzzles.peaceable_queens(Board.square(3), armies=6))
     assert (result.status, result.objective) == (Status.OPTIMAL, 0)
-    with pytest.raises(ValueError, match="no --armies above 2"):
+    with pytest.raises(ValueError, match="2 armies, no more"):
         puzzles.peaceable_queens(Board.square(4), armies=3, white=1)

@@ -74,12 +74,12 @@ def test_a_grid_is_solved_verified_and_drawn_with_its_regions(client: TestClient
         ({"grid": []}, "the grid is empty"),
         (
             {"grid": ONE, "stars": 2},
-            "--stars is for star-battle; the Queens game has one queen per row",
+            "stars are for star-battle; the Queens game has one queen per row",
         ),
         ({"grid": ONE, "n": 5}, "the grid is 4×4, not 5×5"),
         ({"grid": ONE, "limit": 0}, "limit: expected a positive integer, not 0"),
         ({"grid": ONE, "limit": True}, "limit: expected a positive integer, not true"),
-        ({}, "queens-game needs a grid of regions (--grid FILE)"),
+        ({}, "queens-game needs a grid of regions"),
     ],
 )
 def test_bad_grids_get_one_line_and_a_400(

@@ -6,14 +6,16 @@
 ('feasible', 8)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from chessplace import puzzles
-from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
 from chessplace.board import Board, Square, parse_square, square_name
 from chessplace.control import Control, Progress
 from chessplace.pieces import Piece, piece_from_text
-from chessplace.placement import Attack, PlacedPiece, Placement, RuleBreak
+from chessplace.placement import Placement
 from chessplace.problem import Army, Problem, Sense
 from chessplace.result import Result, Status
+from chessplace.violations import Attack, PlacedPiece, RuleBreak
 
 __all__ = [
     "Army",
@@ -41,3 +43,18 @@ __all__ = [
     "square_name",
 ]
 __version__ = "0.1.0"
+
+_API = ("InvalidAnswer", "count", "optimize", "solutions", "solve")
+
+if TYPE_CHECKING:
+    from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
+
+
+def __getattr__(name: str) -> Any:
+    """The solving functions load the engines on first use: ``import chessplace``
+    (and the certificate checker beside it) loads the model only."""
+    if name in _API:
+        from chessplace import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'chessplace' has no attribute {name!r}")

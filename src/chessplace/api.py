@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import islice
 from typing import Any
@@ -18,7 +18,8 @@ from typing import Any
 from chessplace.control import Control
 from chessplace.deduction import GRADES, Explanation, State, explain_from
 from chessplace.engines.base import Engine, Task
-from chessplace.engines.registry import NoSolver, choose
+from chessplace.engines.registry import EngineInfo, NoSolver, choose
+from chessplace.engines.registry import engines as _engines
 from chessplace.generate import GenerationStopped, generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -32,6 +33,46 @@ class BadRequest(ValueError):
 
 class InvalidAnswer(RuntimeError):
     """A solver returned a placement that breaks the rules: a bug in that solver."""
+
+
+__all__ = [
+    "BadRequest",
+    "InvalidAnswer",
+    "NoSolver",
+    "count",
+    "engines",
+    "explain",
+    "generate",
+    "optimize",
+    "run",
+    "solutions",
+    "solve",
+]
+
+
+def engines() -> list[EngineInfo]:
+    """Every engine, installed or not, with its version and tasks."""
+    return _engines()
+
+
+def run(
+    task: str,
+    problem: Problem,
+    *,
+    unique: bool = False,
+    optimal: bool = False,
+    limit: int | None = None,
+    **options: Any,
+) -> Result:
+    """``solve``, ``optimize`` or ``count`` by name: the faces' one call; ``unique``,
+    ``optimal`` and ``limit`` belong to counts."""
+    if task == Task.SOLVE:
+        return solve(problem, **options)
+    if task == Task.OPTIMIZE:
+        return optimize(problem, **options)
+    if task == Task.COUNT:
+        return count(problem, unique=unique, optimal=optimal, limit=limit, **options)
+    raise BadRequest(f"no task {task!r}: solve, optimize or count")
 
 
 def solve(
@@ -50,7 +91,6 @@ def solve(
         solver,
         control or Control(time_limit),
         options,
-        lambda engine, ctl: engine.solve(problem, ctl),
     )
 
 
@@ -69,7 +109,6 @@ def optimize(
         solver,
         control or Control(time_limit),
         options,
-        lambda engine, ctl: engine.optimize(problem, ctl),
     )
 
 
@@ -107,7 +146,7 @@ def count(
             solver,
             control,
             options,
-            lambda engine, ctl: engine.count(problem, ctl, unique),
+            unique,
         )
     _check_countable_at_optimum(problem)  # before any work
     best = optimize(problem, control=control)
@@ -127,7 +166,7 @@ def count(
         solver,
         control,
         options,
-        lambda engine, ctl: engine.count(at_optimum, ctl, unique),
+        unique,
     )
     return replace(result, objective=best.objective).timed(time.perf_counter() - started)
 
@@ -195,7 +234,7 @@ def generate(
     if puzzle not in REGION_PUZZLES:
         raise BadRequest(f"generate makes {' and '.join(REGION_PUZZLES)} grids, not {puzzle!r}")
     if puzzle == "queens-game" and stars not in (None, 1):
-        raise BadRequest("--stars is for star-battle; the Queens game has one queen per row")
+        raise BadRequest("stars are for star-battle; the Queens game has one queen per row")
     control = control or Control(time_limit)
     started = time.perf_counter()
 
@@ -279,15 +318,21 @@ def _run(
     solver: str | None,
     control: Control,
     options: dict[str, Any],
-    call: Callable[[Engine, Control], Result],
+    unique: bool = False,
 ) -> Result:
     choice = choose(problem, task, solver, **options)
-    control.engine = choice.engine.name
+    engine = choice.engine
+    control.engine = engine.name
     started = time.perf_counter()
-    result = call(choice.engine, control)
+    if task is Task.SOLVE:
+        result = engine.solve(problem, control)
+    elif task is Task.OPTIMIZE:
+        result = engine.optimize(problem, control)
+    else:
+        result = engine.count(problem, control, unique)
     seconds = time.perf_counter() - started
     if result.placement is not None:
-        _verified(choice.engine, result.placement)
+        _verified(engine, result.placement)
     return replace(result, passed_over=choice.passed_over).timed(seconds)
 
 

@@ -10,12 +10,14 @@ a million queens take about a second.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Protocol
 
 import numpy as np
 
 from chessplace.betza import Vector
 from chessplace.board import Board, Square, file_name, square_name
-from chessplace.placement import Attack, PlacedPiece, Placement, RuleBreak, Touch, Violation
+from chessplace.problem import Problem
+from chessplace.violations import Attack, PlacedPiece, RuleBreak, Touch, Violation
 
 _FAR = 2**40
 """More steps than any board has."""
@@ -23,6 +25,20 @@ _FAR = 2**40
 
 Occupant = dict[Square, int]
 """Square → index of the army on it."""
+
+
+class Placement(Protocol):
+    """What the checker reads of a placement (:class:`chessplace.placement.Placement`
+    has it; the checker never builds one, so it imports nothing of placements)."""
+
+    @property
+    def problem(self) -> Problem: ...
+
+    @property
+    def armies(self) -> tuple[frozenset[Square], ...]: ...
+
+    @property
+    def army_sizes(self) -> tuple[int, ...]: ...
 
 
 def violations(placement: Placement) -> tuple[Violation, ...]:

@@ -1,7 +1,8 @@
 """Child processes that die with their parent, whatever ends it (SIGKILL included).
 
 Used for SAT work (a stop or a time limit ends it at once: PySAT's solvers
-cannot be interrupted in-process), for the certificate's proof-logging
+cannot be interrupted in-process), and, through :func:`fan_out` (many jobs,
+a bounded number of children at once), for the certificate's proof-logging
 solves and for the checker's proof checks; it decides nothing about answers
 or verdicts. Ctrl-C is left to the parent.
 
@@ -24,8 +25,10 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from typing import Any
 
 _PR_SET_PDEATHSIG = 1
@@ -56,6 +59,45 @@ def start_child(target: Callable[..., None], *args: Any) -> Child:
     process.start()
     sender.close()
     return Child(process, receiver)
+
+
+def fan_out(
+    target: Callable[..., None],
+    jobs: Sequence[tuple[Any, ...]],
+    cores: Callable[[], int],
+    stopped: Callable[[], bool] = lambda: False,
+    poll: float = 0.1,
+) -> Generator[tuple[int, Any], None, None]:
+    """Run ``target(sender, *job)`` for every job, each in its own child (:func:`start_child`),
+    at most ``cores()`` at once; yield ``(index, answer)`` as children finish, the answer
+    being the one object the child sent, or ``None`` when it died without one.
+
+    Ends early, starting nothing more, once ``stopped()`` (asked every ``poll``
+    seconds). Children still running when the iteration ends, however it ends,
+    are killed: close the iterator (``contextlib.closing``) when leaving it early.
+    """
+    waiting = deque(enumerate(jobs))
+    running: dict[Any, tuple[int, Child]] = {}
+    try:
+        while waiting or running:
+            if stopped():
+                return
+            while waiting and len(running) < max(1, cores()):
+                index, job = waiting.popleft()
+                child = start_child(target, *job)
+                running[child.receiver] = (index, child)
+            for ready in wait(list(running), timeout=poll):
+                index, child = running.pop(ready)
+                try:
+                    answer = child.receiver.recv()
+                except EOFError:
+                    answer = None
+                finally:
+                    child.end()
+                yield index, answer
+    finally:
+        for _, child in running.values():
+            child.end()
 
 
 def _deaf(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> None:

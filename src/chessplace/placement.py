@@ -1,62 +1,14 @@
-"""Placements of armies on a board, and the broken rules the checker reports about them."""
+"""Placements of armies on a board."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from chessplace.board import Square, Symmetry, square_name
-from chessplace.pieces import Piece
+from chessplace.board import Square, Symmetry
+from chessplace.checking import conflict_pairs, violations
 from chessplace.problem import Problem
-
-
-@dataclass(frozen=True)
-class PlacedPiece:
-    """One piece of one army on one square."""
-
-    army: str
-    piece: Piece
-    square: Square
-
-    def __str__(self) -> str:
-        return f"{self.army} {self.piece.name} {square_name(self.square)}"
-
-
-@dataclass(frozen=True)
-class Attack:
-    """``attacker`` attacks ``victim`` directly, breaking the problem's rules."""
-
-    attacker: PlacedPiece
-    victim: PlacedPiece
-
-    def __str__(self) -> str:
-        return f"{self.attacker} attacks {self.victim}"
-
-
-@dataclass(frozen=True)
-class RuleBreak:
-    """A broken rule that is not an attack: counts, overlaps, uncovered squares."""
-
-    message: str
-    squares: tuple[Square, ...] = ()
-
-    def __str__(self) -> str:
-        return self.message
-
-
-@dataclass(frozen=True)
-class Touch(Attack):
-    """Two pieces of a region puzzle side by side or corner to corner."""
-
-    def __str__(self) -> str:
-        first, second = self.attacker, self.victim
-        return (
-            f"{first.piece.name}s on {square_name(first.square)} and "
-            f"{square_name(second.square)} touch"
-        )
-
-
-Violation = Attack | RuleBreak
+from chessplace.violations import Violation
 
 
 @dataclass(frozen=True)
@@ -110,13 +62,10 @@ class Placement:
 
     def verify(self) -> tuple[Violation, ...]:
         """Every broken rule of the problem; empty when the placement is valid."""
-        from chessplace.checking import violations  # the checker reads this module
-
         return violations(self)
 
     def _repr_svg_(self) -> str:
         """Jupyter draws placements as boards, broken rules marked."""
-        from chessplace.checking import conflict_pairs
         from chessplace.svgboard import render_svg
 
         return render_svg(self, conflicts=conflict_pairs(self.verify()))

@@ -60,7 +60,7 @@ def peaceable(
             equal_armies=True,
         )
     if armies != 2:
-        raise ValueError("--white sets the white army beside one other army: no --armies above 2")
+        raise ValueError("a fixed white army stands beside one other army: 2 armies, no more")
     if not 0 <= white <= board.size:
         raise ValueError(f"white must be between 0 and {board.size}, not {white}")
     fixed = Army(ARMY_NAMES[0], piece, white, white, fixed=True)
@@ -113,7 +113,7 @@ REGION_PUZZLES: dict[str, Callable[[Regions], Problem]] = {
     "queens-game": queens_game,
     "star-battle": star_battle,
 }
-"""Puzzles on a grid of regions, built from the grid (``--grid``) instead of a size."""
+"""Puzzles on a grid of regions, built from the grid instead of a size."""
 
 
 def region_puzzle(
@@ -122,7 +122,7 @@ def region_puzzle(
     """The region puzzle ``name`` on ``grid`` (text or a list of rows, top row first),
     ``stars`` per line for star-battle; ``n``, when given, must be the grid's size."""
     if name == "queens-game" and stars not in (None, 1):
-        raise ValueError("--stars is for star-battle; the Queens game has one queen per row")
+        raise ValueError("stars are for star-battle; the Queens game has one queen per row")
     regions = Regions(parse_grid(grid), stars or 1)
     if n is not None and n != regions.size:
         raise ValueError(f"the grid is {regions.size}×{regions.size}, not {n}×{n}")
@@ -144,14 +144,20 @@ PUZZLES: dict[str, PuzzleSpec] = {
     "bishops": PuzzleSpec(bishops, False, "2n−2 bishops, none attacking"),
     "amazons": PuzzleSpec(amazons, False, "n amazons (queen + knight), none attacking"),
     "peaceable-queens": PuzzleSpec(
-        peaceable_queens, False, "two equal armies of queens (--armies K, --white W)", True
+        peaceable_queens,
+        False,
+        "two equal armies of queens (or K armies, or W white beside black)",
+        True,
     ),
     "dominating-queens": PuzzleSpec(dominating_queens, False, "fewest queens covering the board"),
-    "independent": PuzzleSpec(independent, True, "pieces of --piece, none attacking"),
+    "independent": PuzzleSpec(independent, True, "pieces of a chosen kind, none attacking"),
     "peaceable": PuzzleSpec(
-        peaceable, True, "equal armies of --piece, no cross attacks (--armies, --white)", True
+        peaceable,
+        True,
+        "equal armies of a chosen piece, no cross attacks (K armies, W white)",
+        True,
     ),
-    "dominating": PuzzleSpec(dominating, True, "fewest --piece covering the board"),
+    "dominating": PuzzleSpec(dominating, True, "fewest pieces of a chosen kind covering the board"),
 }
 
 
@@ -171,14 +177,16 @@ def build_puzzle(
         key: value for key, value in (("armies", armies), ("white", white)) if value is not None
     }
     if variant and not spec.takes_armies:
-        raise ValueError("--armies and --white are for peaceable and peaceable-queens")
+        raise ValueError(
+            "a number of armies or of white pieces is for peaceable and peaceable-queens"
+        )
     if spec.takes_piece:
         if piece is None:
-            raise ValueError(f"puzzle {name!r} needs --piece")
+            raise ValueError(f"puzzle {name!r} needs a piece")
         return spec.build(board, piece, **variant)
     if piece is not None:
         raise ValueError(
-            f"puzzle {name!r} has its own piece; --piece is for independent, "
+            f"puzzle {name!r} has its own piece; a piece is chosen for independent, "
             "peaceable and dominating"
         )
     return spec.build(board, **variant)
@@ -206,12 +214,12 @@ def problem_from_options(
     if puzzle in REGION_PUZZLES:
         others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
         if grid is None:
-            raise ValueError(f"{puzzle} needs a grid of regions (--grid FILE)")
+            raise ValueError(f"{puzzle} needs a grid of regions")
         if any(value is not None for value in others):
             raise ValueError(f"{puzzle} takes its board and counts from the grid alone")
         return region_puzzle(puzzle, grid, stars, n)
     if grid is not None or stars is not None:
-        raise ValueError(f"--grid and --stars are for {' and '.join(REGION_PUZZLES)}")
+        raise ValueError(f"a grid and stars are for {' and '.join(REGION_PUZZLES)}")
     if n is not None and (rows or cols):
         raise ValueError("give either n or rows and cols, not both")
     if n is not None:

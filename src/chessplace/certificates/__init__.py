@@ -1,11 +1,14 @@
 """Certificates: answers a sceptic can check without trusting chessplace's solvers.
 
-Two sides. The untrusted side (:mod:`.writer`, :mod:`.symmetries`, :mod:`.command`)
+Two sides. The untrusted side (:mod:`.writer`, :mod:`.symmetries`, :mod:`.cubes`,
+:mod:`.proving`, and the ``--certificate`` option in :mod:`chessplace.cli.check`)
 writes a directory for a proven answer. The trusted side (:mod:`.spec`,
-:mod:`.formula`, :mod:`.witness`, :mod:`.check`, :mod:`.proofcheck`) imports nothing
-from the rest of chessplace: it reads the problem from the manifest, checks the
-witness with its own attack rules, regenerates the refuted formula and gives it
-with the proof to dratify.
+:mod:`.formula`, :mod:`.witness`, :mod:`.check`, :mod:`.proofcheck`) imports
+nothing else of chessplace but :mod:`chessplace.lifeline`, which runs proof
+checks in child processes and decides nothing (``import chessplace`` itself
+loads no engine; a test holds the checker to this). It reads the problem from
+the manifest, checks the witness with its own attack rules, regenerates the
+refuted formula and gives it with the proof to dratify.
 
 Why the formula may ignore blockers: every army has the same piece, so if two
 pieces that may not attack each other stand on one line of a ride, the pieces on

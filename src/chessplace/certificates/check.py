@@ -17,8 +17,8 @@ import json
 import os
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from chessplace.certificates.formula import (
 from chessplace.certificates.proofcheck import checker_name, proof_fault, unpacked
 from chessplace.certificates.spec import Spec, SpecError
 from chessplace.certificates.witness import objective, read_witness, witness_fault
-from chessplace.lifeline import Child, start_child
+from chessplace.lifeline import fan_out
 
 FORMAT = "chessplace-certificate/3"
 MAX_MANIFEST_BYTES = 1 << 26
@@ -291,34 +291,18 @@ def _proof_faults(base: _Base, jobs: list[Job]) -> Iterator[tuple[str, str | Non
     if cores <= 1:
         yield from (_cube_fault(base, job) for job in jobs)
         return
-    waiting = iter(enumerate(jobs))
-    running: dict[Any, tuple[int, Child]] = {}
     finished: dict[int, tuple[str, str | None]] = {}
     given = 0
-    try:
-        while given < len(jobs):
-            for index, job in waiting:
-                child = start_child(_check_in_child, base, job)
-                running[child.receiver] = (index, child)
-                if len(running) == cores:
-                    break
-            for ready in wait(list(running)):
-                index, child = running.pop(ready)
-                try:
-                    finished[index] = child.receiver.recv()
-                except EOFError:
-                    raise Rejected(
-                        "a proof-checking process died (out of memory?), "
-                        "so not every proof was checked"
-                    ) from None
-                finally:
-                    child.end()
+    with closing(fan_out(_check_in_child, [(base, job) for job in jobs], lambda: cores)) as done:
+        for index, answer in done:
+            if answer is None:
+                raise Rejected(
+                    "a proof-checking process died (out of memory?), so not every proof was checked"
+                )
+            finished[index] = answer
             while given in finished:
                 yield finished.pop(given)
                 given += 1
-    finally:
-        for _, child in running.values():
-            child.end()
 
 
 @dataclass(frozen=True)

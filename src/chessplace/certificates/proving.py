@@ -14,13 +14,13 @@ from __future__ import annotations
 import gzip
 import time
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
 from chessplace.control import Control
-from chessplace.lifeline import Child, start_child
+from chessplace.lifeline import fan_out
 
 PROOF_SOLVER = "glucose4"
 POLL_SECONDS = 0.1
@@ -55,34 +55,19 @@ def prove_all(jobs: Sequence[Job], control: Control) -> list[Proved]:
     times in the jobs' order. :class:`StoppedProving` once ``control`` stops,
     :class:`WrongAnswer` if a formula is satisfiable."""
     proved: dict[int, Proved] = {}
-    waiting = list(enumerate(jobs))
-    running: dict[Any, tuple[int, Child]] = {}
-    try:
-        while waiting or running:
-            if control.stopped:
-                raise StoppedProving
-            while waiting and len(running) < control.cores():
-                number, job = waiting.pop(0)
-                child = start_child(_refute, job.clauses, job.cube, str(job.proof))
-                running[child.receiver] = (number, child)
-            for ready in wait(list(running), timeout=POLL_SECONDS):
-                number, child = running.pop(ready)
-                try:
-                    answer = child.receiver.recv()
-                except EOFError:
-                    answer = ("died",)
-                finally:
-                    child.end()
-                if answer[0] == "sat":
-                    raise WrongAnswer(
-                        f"{PROOF_SOLVER} satisfies a refuted formula: the answer is wrong"
-                    )
-                if answer[0] != "unsat":
-                    raise RuntimeError(f"the proof-logging {PROOF_SOLVER} process died")
-                proved[number] = Proved(answer[1], answer[2])
-    finally:
-        for _, child in running.values():
-            child.end()
+    work = [(job.clauses, job.cube, str(job.proof)) for job in jobs]
+    children = fan_out(_refute, work, control.cores, lambda: control.stopped, POLL_SECONDS)
+    with closing(children) as done:
+        for number, answer in done:
+            if answer is not None and answer[0] == "sat":
+                raise WrongAnswer(
+                    f"{PROOF_SOLVER} satisfies a refuted formula: the answer is wrong"
+                )
+            if answer is None or answer[0] != "unsat":
+                raise RuntimeError(f"the proof-logging {PROOF_SOLVER} process died")
+            proved[number] = Proved(answer[1], answer[2])
+    if len(proved) < len(jobs):
+        raise StoppedProving
     return [proved[number] for number in range(len(jobs))]
 
 

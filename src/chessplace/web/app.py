@@ -23,7 +23,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chessplace.control import Control
-from chessplace.engines.registry import NoSolver
 from chessplace.web import work
 from chessplace.web.catalog import catalog
 from chessplace.web.events import job_events
@@ -192,7 +191,7 @@ def _checked(make: Callable[[], Any]) -> Any:
     """Bad options become a 400 with the message the CLI would print."""
     try:
         return make()
-    except (ValueError, NoSolver) as error:
+    except ValueError as error:  # NoSolver is one
         raise HTTPException(status_code=400, detail=shorten(str(error))) from None
 
 

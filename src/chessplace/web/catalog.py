@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from chessplace import svgboard
-from chessplace.engines.registry import engines
+from chessplace import api, svgboard
 from chessplace.marks import piece_letter
 from chessplace.pieces import NAMED_PIECES, Piece
 from chessplace.problem import ARMY_NAMES
@@ -34,7 +33,7 @@ def catalog() -> dict[str, Any]:
         "pieces": [_piece(piece) for piece in NAMED_PIECES.values()],
         "solvers": [
             {"name": e.name, "summary": e.summary, "installed": e.installed, "tasks": e.tasks}
-            for e in engines()
+            for e in api.engines()
         ],
         "armies": list(ARMY_NAMES),
         "drawing": {

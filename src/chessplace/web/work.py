@@ -17,10 +17,9 @@ from chessplace import api
 from chessplace.board import square_name
 from chessplace.checking import attacked_squares
 from chessplace.control import Control
-from chessplace.engines.registry import NoSolver
 from chessplace.jsonio import placement_from_data, placement_pieces, result_json
-from chessplace.placement import Attack, Placement
-from chessplace.result import Result
+from chessplace.placement import Placement
+from chessplace.violations import Attack
 from chessplace.web.models import BrowseRequest, GenerateRequest, Options, PlacementRequest
 
 JSON = "application/json"
@@ -44,19 +43,16 @@ class Refused(Exception):
 
 def _run(task: str, options: Options, control: Control) -> dict[str, Any]:
     problem = options.problem()
-    call: dict[str, Callable[[], Result]] = {
-        "solve": lambda: api.solve(problem, solver=options.solver, control=control),
-        "optimize": lambda: api.optimize(problem, solver=options.solver, control=control),
-        "count": lambda: api.count(
-            problem,
-            unique=options.unique,
-            optimal=options.optimal,
-            limit=options.limit,
-            solver=options.solver,
-            control=control,
-        ),
-    }
-    return result_json(problem, task, call[task]())
+    result = api.run(
+        task,
+        problem,
+        unique=options.unique,
+        optimal=options.optimal,
+        limit=options.limit,
+        solver=options.solver,
+        control=control,
+    )
+    return result_json(problem, task, result)
 
 
 def task(name: str, options: Options, control: Control) -> Answer:
@@ -184,7 +180,7 @@ def answered(work: Callable[[Control], Answer], control: Control) -> Answer:
     """Run ``work``; a bad request becomes :class:`Refused` with the CLI's message."""
     try:
         return work(control)
-    except (ValueError, NoSolver) as error:
+    except ValueError as error:  # NoSolver is one
         raise Refused(400, str(error)) from None
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from chessplace.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
 from chessplace.control import Control
-from chessplace.engines.bitboard.checkpoint import Checkpoint
+from chessplace.engines.bitboard.checkpoint import count_journal
 from chessplace.engines.bitboard.kernel import stop_flag
 from chessplace.engines.bitboard.split import CountSpec, Subproblem
 from chessplace.engines.bitboard.tasks import count_prefix
@@ -66,7 +66,7 @@ def run_count(
         "first": tasks[0].key if tasks else "",
     }
     weights = {task.key: task.weight for task in tasks}
-    record = Checkpoint(checkpoint, header, weights) if checkpoint else None
+    record = count_journal(checkpoint, header, weights) if checkpoint else None
     done = set(record.done) if record else set()
     solutions = sum(weights[k] * s for k, (s, _) in (record.done.items() if record else ()))
     classes = sum(c for _, c in (record.done.values() if record else ()))

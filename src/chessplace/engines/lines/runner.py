@@ -29,9 +29,10 @@ import numpy as np
 
 from chessplace.control import Control
 from chessplace.engines.lines import kernel
-from chessplace.engines.lines.checkpoint import KNOWN, LineCheckpoint, recorded_depth
+from chessplace.engines.lines.checkpoint import KNOWN, recorded_depth, search_journal
 from chessplace.engines.lines.chunk import Finished, call
 from chessplace.engines.lines.geometry import Geometry
+from chessplace.journal import Journal
 
 MIN_CHUNKS = 2048
 """On the cores the split depth is the shallowest with at least this many chunks
@@ -147,7 +148,7 @@ class LineSearch:
                 return depth
         return self.split_depth()
 
-    def _book(self, depth: int) -> LineCheckpoint:
+    def _book(self, depth: int) -> Journal:
         g = self.geometry
         digest = hashlib.sha256()
         for array in (g.members, g.start, g.family_start, g.order, g.source, g.swap):
@@ -161,7 +162,7 @@ class LineSearch:
         if self.white_target is not None:
             header["white"] = self.white_target
         assert self.checkpoint is not None
-        return LineCheckpoint(self.checkpoint, header, g.lines)
+        return search_journal(self.checkpoint, header, g.lines)
 
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
@@ -210,7 +211,7 @@ class LineSearch:
         shared: np.ndarray,
         outcome: Outcome,
         control: Control,
-        book: LineCheckpoint | None,
+        book: Journal | None,
     ) -> Outcome:
         order = self.geometry.order[:depth]
         keys = [_text(row[order]) for row in prefixes]

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from chessplace.exits import EXIT_OK, UsageError
+from chessplace.cli.exits import EXIT_OK, UsageError
+from chessplace.cli.regions import with_grid
 from chessplace.export import export_lines
 from chessplace.puzzles import problem_from_attributes
-from chessplace.regioncli import with_grid
 
 
 def export_command(arguments: argparse.Namespace) -> int:

@@ -9,16 +9,16 @@ import sys
 from typing import Any
 
 from chessplace import api
-from chessplace.argtypes import ascii_int, positive_float, positive_int
 from chessplace.board import square_name
+from chessplace.cli.argtypes import ascii_int, positive_float, positive_int
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.cli.supervision import supervised
 from chessplace.deduction import GRADES, Explanation
-from chessplace.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.jsonio import read_placement, result_json
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.regions import MAX_GRID_CHARS
 from chessplace.result import Status
-from chessplace.supervision import supervised
 from chessplace.textboard import render_text
 
 

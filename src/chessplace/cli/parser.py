@@ -1,15 +1,12 @@
-"""The ``chessplace`` command line: argument parsing; exit codes in :mod:`chessplace.exits`."""
+"""The ``chessplace`` command line: argument parsing; exit codes in :mod:`chessplace.cli.exits`."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from chessplace import commands
-from chessplace.argtypes import (
+from chessplace.cli.argtypes import (
     count_value,
     file_path,
     port_number,
@@ -18,16 +15,15 @@ from chessplace.argtypes import (
     task_side,
     worker_count,
 )
-from chessplace.exits import EXIT_OK, EXIT_USAGE, UsageError
-from chessplace.export import FORMATS
-from chessplace.puzzles import PUZZLES, REGION_PUZZLES
-from chessplace.regioncli import (
+from chessplace.cli.exits import UsageError
+from chessplace.cli.regions import (
     add_explain_parsers,
     add_generate_parser,
     add_grid_arguments,
     add_limit_argument,
 )
-from chessplace.supervision import leave_if_abandoned
+from chessplace.export import FORMATS
+from chessplace.puzzles import PUZZLES, REGION_PUZZLES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -287,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse, letting verify's FILE follow the options (argparse cannot on its own)."""
     arguments, extra = build_parser().parse_known_args(argv)
     if (
@@ -300,24 +296,3 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     if extra:
         raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
     return arguments
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code.
-
-    Run as the program (no ``argv``), it exits at once after answering for an
-    engine that did not stop in time, rather than wait for that engine.
-    """
-    try:
-        arguments = _parse(argv)
-        code = commands.run(arguments)
-        return code if argv is not None else leave_if_abandoned(code)
-    except BrokenPipeError:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the reader left; stay quiet
-        return EXIT_OK
-    except UsageError as error:
-        print(f"chessplace: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("chessplace: interrupted", file=sys.stderr)
-        return 130

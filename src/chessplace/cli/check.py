@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError
+from chessplace.cli.supervision import stop_on_interrupt
 from chessplace.control import Control
-from chessplace.exits import EXIT_NO, EXIT_OK, UsageError
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES
 from chessplace.result import Result
-from chessplace.supervision import stop_on_interrupt
 
 
 def certify(

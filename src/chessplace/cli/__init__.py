@@ -1,0 +1,38 @@
+"""The ``chessplace`` command line.
+
+``parser`` reads the arguments, ``handlers`` runs each command through
+:mod:`chessplace.api`, ``report`` prints answers and picks the exit code
+(the codes are in ``exits``); ``supervision`` hears signals and time limits.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from chessplace.cli.exits import EXIT_OK, EXIT_USAGE, UsageError
+from chessplace.cli.handlers import run
+from chessplace.cli.parser import parse
+from chessplace.cli.supervision import leave_if_abandoned
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code.
+
+    Run as the program (no ``argv``), it exits at once after answering for an
+    engine that did not stop in time, rather than wait for that engine.
+    """
+    try:
+        arguments = parse(argv)
+        code = run(arguments)
+        return code if argv is not None else leave_if_abandoned(code)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the reader left; stay quiet
+        return EXIT_OK
+    except UsageError as error:
+        print(f"chessplace: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("chessplace: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,182 @@
+"""What each ``chessplace`` command does with its parsed arguments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from chessplace import api
+from chessplace.cli.check import check, refuse_uncertifiable
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError
+from chessplace.cli.listing import list_placements
+from chessplace.cli.outputs import output_fault
+from chessplace.cli.regions import explain_command, generate_command, hint_command, with_grid
+from chessplace.cli.report import draw, report
+from chessplace.cli.serve import serve
+from chessplace.cli.supervision import supervised
+from chessplace.jsonio import placement_pieces, read_placement
+from chessplace.problem import Problem
+from chessplace.puzzles import problem_from_attributes
+from chessplace.textboard import render_text
+
+
+def run(arguments: argparse.Namespace) -> int:
+    """Dispatch one parsed command; bad input surfaces as :class:`UsageError`."""
+    fault = output_fault(arguments)
+    if fault:
+        raise UsageError(fault)
+    if getattr(arguments, "certificate", None):
+        refuse_uncertifiable(arguments)
+        arguments.started = time.monotonic()  # the certificate gets what the limit leaves
+    handlers: dict[str, Callable[[argparse.Namespace], int]] = {
+        "solve": _solve_or_optimize,
+        "optimize": _solve_or_optimize,
+        "count": _count,
+        "verify": _verify,
+        "check": check,
+        "solvers": _solvers,
+        "render": _solve_or_optimize,
+        "serve": serve,
+        "demo": _demo,
+        "export": _export,
+        "generate": generate_command,
+        "explain": explain_command,
+        "hint": hint_command,
+    }
+    try:
+        return handlers[arguments.command](arguments)
+    except BrokenPipeError:
+        raise
+    except (ValueError, OSError) as error:  # api.NoSolver is a ValueError
+        raise UsageError(str(error)) from None
+
+
+def problem_from(arguments: argparse.Namespace) -> Problem:
+    """The problem the puzzle, board, grid and count options describe."""
+    return problem_from_attributes(with_grid(arguments))
+
+
+def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:
+    """``solver`` and the engine options given (api picks the engine that takes them)."""
+    given = {
+        "encoding": arguments.encoding,
+        "backend": arguments.sat_backend,
+        "workers": getattr(arguments, "workers", None),
+        "dask": getattr(arguments, "dask", None),
+        "checkpoint": Path(arguments.checkpoint)
+        if getattr(arguments, "checkpoint", None)
+        else None,
+    }
+    return {"solver": arguments.solver} | {k: v for k, v in given.items() if v is not None}
+
+
+def _solve_or_optimize(arguments: argparse.Namespace) -> int:
+    """solve, optimize, and render (which solves when a count is given)."""
+    problem = problem_from(arguments)
+    task = arguments.command
+    if task == "render":
+        task = "solve" if problem.has_target else "optimize"
+    result = supervised(
+        arguments.time_limit,
+        lambda control: api.run(task, problem, control=control, **_engine_options(arguments)),
+    )
+    return report(arguments, problem, task, result)
+
+
+def _count(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    if arguments.list:
+        if arguments.optimal:
+            raise UsageError("--list streams the placements of a count: no --optimal")
+        return list_placements(arguments, problem, _engine_options(arguments))
+    result = supervised(
+        arguments.time_limit,
+        lambda control: api.run(
+            "count",
+            problem,
+            unique=arguments.unique,
+            optimal=arguments.optimal,
+            limit=arguments.limit,
+            control=control,
+            **_engine_options(arguments),
+        ),
+    )
+    if result.passed_over and not arguments.json:
+        print(
+            f"chessplace: counted by {result.solver} ({'; '.join(result.passed_over)})",
+            file=sys.stderr,
+        )
+    return report(arguments, problem, "count", result)
+
+
+def _verify(arguments: argparse.Namespace) -> int:
+    problem = problem_from(arguments)
+    try:
+        text = _read_bounded(arguments.file)
+    except OSError as error:
+        raise UsageError(f"cannot read {arguments.file}: {error.strerror}") from None
+    placement = read_placement(problem, text)
+    violations = placement.verify()
+    if arguments.render:
+        draw(arguments, placement, conflicts=True)
+    if arguments.json:
+        report: dict[str, Any] = {
+            "task": "verify",
+            "puzzle": problem.puzzle,
+            "rows": problem.board.rows,
+            "cols": problem.board.cols,
+            **({"torus": True} if problem.board.torus else {}),
+            "status": "invalid" if violations else "valid",
+            "violations": [str(v) for v in violations],
+        }
+        if problem.regions is not None:
+            report |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
+        print(json.dumps(report | {"pieces": placement_pieces(placement)}, indent=2))
+    else:
+        print(render_text(placement, arguments.ascii))
+        for violation in violations:
+            print(f"✗ {violation}")
+        verdict = f"{len(violations)} broken rule(s)" if violations else "valid"
+        print(f"{problem.puzzle} on {problem.board}: {len(placement)} pieces — {verdict}")
+    return EXIT_NO if violations else EXIT_OK
+
+
+MAX_INPUT_BYTES = 64 << 20
+"""The largest placement file verify reads (a million pieces as JSON is about 60 MB)."""
+
+
+def _read_bounded(name: str) -> str:
+    """The text of a file (``-``: standard input), refusing more than MAX_INPUT_BYTES."""
+    if name == "-":
+        text = sys.stdin.read(MAX_INPUT_BYTES + 1)
+    else:
+        with open(name, encoding="utf-8", errors="replace") as source:
+            text = source.read(MAX_INPUT_BYTES + 1)
+    if len(text) > MAX_INPUT_BYTES:
+        raise UsageError(f"{name}: more than {MAX_INPUT_BYTES >> 20} MiB; not a placement")
+    return text
+
+
+def _solvers(arguments: argparse.Namespace) -> int:
+    for info in api.engines():
+        state = f"installed {info.version or ''}".strip() if info.installed else "not installed"
+        print(f"{info.name:<13} {state:<24} {'/'.join(info.tasks):<24} {info.summary}")
+    return EXIT_OK
+
+
+def _export(arguments: argparse.Namespace) -> int:
+    from chessplace.cli.export import export_command
+
+    return export_command(arguments)
+
+
+def _demo(arguments: argparse.Namespace) -> int:
+    from chessplace.cli.demo import run_demo
+
+    run_demo(ascii_only=arguments.ascii)
+    return EXIT_OK

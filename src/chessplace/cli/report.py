@@ -1,0 +1,99 @@
+"""How the command line prints an answer: the board, a summary line or JSON, a drawing,
+and the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from chessplace.cli.check import certify
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.jsonio import result_json
+from chessplace.placement import Placement
+from chessplace.problem import Problem
+from chessplace.result import Result, Status
+from chessplace.textboard import render_text
+
+EXIT_BY_STATUS = {
+    Status.OPTIMAL: EXIT_OK,
+    Status.FEASIBLE: EXIT_OK,
+    Status.COMPLETE: EXIT_OK,
+    Status.INFEASIBLE: EXIT_NO,
+    Status.UNKNOWN: EXIT_STOPPED,
+    Status.PARTIAL: EXIT_STOPPED,
+}
+
+
+def draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = False) -> None:
+    """Write the board to ``--render``/``-o`` as SVG or PNG, by the file's extension."""
+    from chessplace.drawing import marked_svg
+    from chessplace.svgboard import svg_to_png
+
+    path = Path(arguments.render)
+    if path.suffix.lower() not in (".svg", ".png"):
+        raise UsageError(f"cannot draw to {path}: the file must end in .svg or .png")
+    svg = marked_svg(placement, show_attacks=arguments.show_attacks, conflicts=conflicts)
+    if path.suffix.lower() == ".svg":
+        path.write_text(svg, encoding="utf-8")
+    else:
+        path.write_bytes(svg_to_png(svg))
+
+
+def report(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> int:
+    if getattr(arguments, "render", None) and result.placement is not None:
+        draw(arguments, result.placement)
+    if arguments.json:
+        data = result_json(problem, task, result)
+        print(json.dumps(data, indent=2 if len(data["pieces"]) <= 1000 else None))
+    else:
+        if result.placement is not None and task != "count":
+            print(render_text(result.placement, arguments.ascii))
+        print(summary_line(problem, task, result))
+    if getattr(arguments, "certificate", None):
+        certify(arguments, problem, task, result, arguments.started)
+    return exit_code(task, result)
+
+
+def exit_code(task: str, result: Result) -> int:
+    """The exit code of an answer: an optimisation that stopped with its best so far,
+    not proven best, was stopped before a definite answer (3) like a partial count."""
+    if task == "optimize" and result.status is Status.FEASIBLE:
+        return EXIT_STOPPED
+    return EXIT_BY_STATUS[result.status]
+
+
+def summary_line(problem: Problem, task: str, result: Result) -> str:
+    """One line that says what was found, how sure it is, by whom and how fast."""
+    what = f"{problem.puzzle} on {problem.board}"
+    scored = [problem.armies[i].name for i in problem.scored_armies]
+    unit = "per army" if problem.equal_armies else (scored[0] if len(scored) == 1 else "pieces")
+    fixed = [army for army in problem.armies if army.fixed]
+    if fixed:
+        unit += "".join(f" beside {army.minimum} {army.name}" for army in fixed)
+    if task == "count" and result.count is not None:
+        found = f"{result.count:,} placement{'' if result.count == 1 else 's'}"
+        if result.objective is not None:
+            found += f" with the optimum of {result.objective} {unit}"
+        if result.unique is not None:
+            found += f", {result.unique:,} up to symmetry"
+    elif result.objective is not None:
+        found = f"{result.objective} {unit}"
+        if result.status is Status.FEASIBLE and result.bound is not None:
+            found += f" (bound {result.bound})"
+    elif result.placement is not None:
+        found = f"{result.placement.objective} {unit}"
+    else:
+        found = "no placement"
+    how = {
+        Status.OPTIMAL: "optimal, proven",
+        Status.FEASIBLE: {
+            "solve": "found",
+            "count": "at least that many: stopped at the limit",
+        }.get(task, "best found, not proven"),
+        Status.INFEASIBLE: "impossible, proven",
+        Status.COMPLETE: "complete",
+        Status.PARTIAL: "stopped early, a lower bound",
+        Status.UNKNOWN: "stopped before an answer",
+    }[result.status]
+    return f"{what}: {found} — {how} · {result.solver} · {result.seconds:.3f} s"
