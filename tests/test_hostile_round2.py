@@ -16,7 +16,8 @@ from chessplace.web.events import job_events
 from chessplace.web.jobs import Jobs
 from chessplace.web.limits import Limits
 from chessplace.web.models import Options
-from chessplace.web.pool import HISTORY, Pool
+from chessplace.web.pool import Pool
+from chessplace.web.tickets import HISTORY
 
 
 def _events(text: str) -> list[tuple[str | None, str, dict[str, Any]]]:

@@ -37,7 +37,8 @@ from chessplace.web.models import (
     one_line,
     shorten,
 )
-from chessplace.web.pool import Busy, Outcome, Pool, Work
+from chessplace.web.pool import Pool
+from chessplace.web.tickets import Busy, Outcome, Work
 
 
 def create_app(limits: Limits | None = None) -> FastAPI:

@@ -7,7 +7,8 @@ import threading
 import uuid
 from typing import Any
 
-from chessplace.web.pool import Pool, Ticket, Work
+from chessplace.web.pool import Pool
+from chessplace.web.tickets import Ticket, Work
 
 
 class Jobs:
@@ -20,7 +21,7 @@ class Jobs:
         self._lock = threading.Lock()
 
     def start(self, work: Work, time_limit: float) -> str:
-        """Queue ``work``; raises :class:`~chessplace.web.pool.Busy` when the line is full."""
+        """Queue ``work``; raises :class:`~chessplace.web.tickets.Busy` when the line is full."""
         ticket = self._pool.submit(work, time_limit)
         job_id = uuid.uuid4().hex[:12]
         with self._lock:
