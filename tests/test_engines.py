@@ -89,6 +89,27 @@ def test_construction_solves_what_it_claims() -> None:
         solve(puzzles.queens(SQUARE(3)), solver="construction")
 
 
+@pytest.mark.parametrize("rows, cols", [(2, 3), (3, 2), (3, 5), (5, 3), (2, 9), (9, 3), (3, 4)])
+def test_queens_on_a_short_side_of_2_or_3_agree_with_brute_force(rows: int, cols: int) -> None:
+    """A staircase of knight's moves places 2 or 3 queens when the long side has room."""
+    problem = puzzles.queens(Board(rows, cols))
+    best = optimize(problem, solver="exhaustive")
+    assert best.objective == min(rows, cols)  # every one of these boards holds the full count
+    if max(rows, cols) >= 2 * min(rows, cols) - 1:
+        built = optimize(problem, solver="construction")
+        assert_valid(built)
+        assert built.status is Status.OPTIMAL and built.objective == best.objective
+    else:
+        with pytest.raises(NoSolver):
+            solve(problem, solver="construction")
+
+
+def test_two_queens_on_a_board_a_billion_files_long() -> None:
+    result = solve(puzzles.queens(Board(2, 10**9)))
+    assert_valid(result)
+    assert result.solver == "construction" and len(result.placement) == 2
+
+
 @pytest.mark.parametrize("n", range(1, 12))
 def test_queens_answer_for_every_n(n: int) -> None:
     result = solve(puzzles.queens(SQUARE(n)))

@@ -6,7 +6,9 @@ status optimal:
 
 - queens and rooks: every rank holds at most one piece and so does every
   file, so an r×c board holds at most min(r, c); the construction places that
-  many (queens for every side but 2 and 3, where no n-queens solution exists);
+  many (queens for every short side but 2 and 3, where no n-queens solution
+  exists; with those, when the long side has at least 2n − 1 squares, a
+  staircase of knight's moves: queen i on rank i, file 2i);
 - kings: the board splits into ⌈r/2⌉ × ⌈c/2⌉ blocks of at most 2×2 squares,
   any two squares of a block touch, so each block holds at most one king;
   kings on every square of even file and even rank reach that;
@@ -59,7 +61,7 @@ def bishop_squares(n: int) -> Iterator[Square]:
 
 class ConstructionEngine(Engine):
     name = "construction"
-    summary = "closed-form queens (n ∉ {2, 3}), rooks, kings, 2n−2 bishops: any size, optimal"
+    summary = "closed-form queens, rooks, kings, 2n−2 bishops: any size, optimal"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
@@ -102,7 +104,7 @@ def _capacity(problem: Problem) -> int | None:
     piece = problem.armies[0].piece
     board = problem.board
     n = min(board.rows, board.cols)
-    if piece == ROOK or (piece == QUEEN and n not in (2, 3)):
+    if piece == ROOK or (piece == QUEEN and (n not in (2, 3) or _staircase_fits(problem))):
         return n
     if piece == KING:
         return -(-board.rows // 2) * -(-board.cols // 2)
@@ -111,13 +113,31 @@ def _capacity(problem: Problem) -> int | None:
     return None
 
 
+def _staircase_fits(problem: Problem) -> bool:
+    """Queen i at step (2i, i) along the long side: two of them differ by (2d, d), never a
+    rank, file or diagonal; it needs 2n − 1 squares of the long side."""
+    board = problem.board
+    n = min(board.rows, board.cols)
+    return max(board.rows, board.cols) >= 2 * n - 1
+
+
+def _queen_squares(problem: Problem) -> Iterator[Square]:
+    board = problem.board
+    n = min(board.rows, board.cols)
+    if n not in (2, 3):
+        return ((file, rank) for rank, file in enumerate(queens_columns(n)))
+    if board.rows <= board.cols:
+        return ((2 * i, i) for i in range(n))
+    return ((i, 2 * i) for i in range(n))
+
+
 def _placement(problem: Problem, count: int) -> Placement:
     """The first ``count`` pieces of the construction, in the problem's board corner."""
     piece = problem.armies[0].piece
     n = min(problem.board.rows, problem.board.cols)
     squares: Iterator[Square]
     if piece == QUEEN:
-        squares = ((file, rank) for rank, file in enumerate(queens_columns(n)))
+        squares = _queen_squares(problem)
     elif piece == ROOK:
         squares = ((k, k) for k in range(n))
     elif piece == KING:
