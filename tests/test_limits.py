@@ -78,13 +78,14 @@ def test_optimize_queens_is_the_construction_proven_optimal(
 @pytest.mark.parametrize(
     ("puzzle", "piece", "rows", "cols"),
     [("bishops", None, n, n) for n in range(1, 6)]
-    + [("independent", p, r, c) for p in "KRQ" for r, c in ((1, 4), (4, 4), (4, 5), (6, 3))],
+    + [("independent", p, r, c) for p in "KRQ" for r, c in ((1, 4), (4, 4), (4, 5), (6, 3))]
+    + [("independent", "Q", 3, 4)],
 )
 def test_constructed_optima_match_the_oracle(
     puzzle: str, piece: str | None, rows: int, cols: int
 ) -> None:
     problem = problem_from_options(puzzle, rows=rows, cols=cols, piece=piece)
-    if piece == "Q" and min(rows, cols) == 3:
+    if piece == "Q" and min(rows, cols) == 3 and max(rows, cols) < 5:  # no staircase fits
         assert ENGINES["construction"].refusal(problem, Task.OPTIMIZE) is not None
         return
     built = optimize(problem, solver="construction")

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,23 @@ def test_generated_grids_are_unique_by_an_independent_count(
     assert checked.placement == made.placement
     again = api.generate(puzzle, n, stars=stars, seed=seed).placement
     assert again is not None and again.problem.regions == problem.regions
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_regions_are_of_like_sizes(seed: int) -> None:
+    """No region of a generated 9×9 grid takes more than twice its share of the board
+    (before the sizes were evened out, one region could hold a third of it)."""
+    made = api.generate("queens-game", 9, seed=seed)
+    assert made.placement is not None
+    rows = made.placement.problem.regions.rows  # type: ignore[union-attr]
+    sizes = Counter("".join(rows))
+    assert len(sizes) == 9 and max(sizes.values()) <= 2 * 9
+
+
+def test_a_15_by_15_queens_grid_is_generated_within_the_default_limit() -> None:
+    made = api.generate("queens-game", 15, seed=0, time_limit=120)
+    assert made.placement is not None and made.placement.verify() == ()
+    assert api.count(made.placement.problem, limit=2).count == 1
 
 
 def test_verify_names_every_broken_rule() -> None:

@@ -10,7 +10,8 @@ from chessplace import Board, Status, count, optimize, puzzles, solve
 from chessplace.attacks import lines_along
 from chessplace.checking import attacked_squares
 from chessplace.cli import main
-from chessplace.placement import Attack, Placement
+from chessplace.placement import Placement
+from chessplace.violations import Attack
 from chessplace.reference import known, terms
 from tests.conftest import assert_valid
 

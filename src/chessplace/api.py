@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Any
 
 from chessplace.control import Control
-from chessplace.deduction import GRADES, Explanation, State, explain_from
+from chessplace.deduction import GRADES, GUESSING, Explanation, State, explain_from
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
@@ -246,13 +246,20 @@ def generate(
 
     grade = ""  # of the last grid offered: each grid is graded once
 
+    def by_rules(rows: tuple[str, ...]) -> bool:
+        regions = build(rows).regions
+        assert regions is not None
+        return explain_from(regions).grade != GUESSING
+
     def graded(placement: Placement) -> bool:
         nonlocal grade
         grade = _grade(placement)
         return difficulty is None or grade == difficulty
 
     try:
-        placement = generate_grid(build, n, stars or 1, seed, first_two, control, graded)
+        placement = generate_grid(
+            build, n, stars or 1, seed, first_two, control, graded, solvable=by_rules
+        )
     except GenerationStopped:
         return Result(Status.UNKNOWN, control.engine, seconds=time.perf_counter() - started)
     return Result(

@@ -34,6 +34,8 @@ RULES = ("touching", "unit full", "last squares", "confined", "would empty a uni
 """Every rule, easiest first."""
 
 GRADES = ("easy", "medium", "hard")
+GUESSING = "needs guessing"
+"""The grade of a grid whose rules stop short of the solution."""
 MAX_CONFINED = 3
 """The most regions (or lines) the ``confined`` rule looks at together."""
 
@@ -152,7 +154,7 @@ class Explanation:
     @property
     def grade(self) -> str:
         if not self.solved:
-            return "needs guessing"
+            return GUESSING
         grades = [GRADES.index(step.grade) for step in self.steps] or [0]
         return GRADES[max(grades)]
 

@@ -8,8 +8,12 @@ them), every other square starts outside all regions and may hold no piece.
 Then each such square, in random order, joins a region beside it whose
 grid still has exactly one solution (the compiled counter, limit 2); a
 square that no neighbouring region can take waits for the next pass. More
-squares only add solutions, so the grid stays unique all the way; when a
-pass places no square the attempt starts over. The finished grid is counted
+squares only add solutions, so the grid stays unique all the way. When a
+pass places no square, the squares near one that is left leave their regions
+(fewer squares in the regions keep the grid unique) and the passes go on;
+after too many such setbacks the attempt starts over. Then region sizes are evened
+out: a square on the edge of a large region moves into a smaller neighbour
+whenever the grid stays unique (and the region joined). The finished grid is counted
 once more through :mod:`chessplace.api`, whose answers are verified.
 """
 
@@ -38,6 +42,10 @@ SEARCH_NODES = 200_000
 COUNT_BUDGETS = 5
 """Node budgets of the counter (:data:`chessplace.engines.regions.engine.BUDGET` each) for
 one step; a step whose count takes longer is not taken."""
+SETBACKS_PER_SIDE = 4
+"""Times per rank an attempt may take squares back out of their regions when stuck."""
+EVENING_STEPS = 2
+"""Moves the evening of region sizes may make, per square of the grid."""
 
 Grid = list[list[int]]
 """Region number per square, ``grid[rank][file]``."""
@@ -57,10 +65,13 @@ def generate_grid(
     first_two: FirstTwo,
     control: Control,
     accept: Callable[[Placement], bool] = lambda placement: True,
+    solvable: Callable[[tuple[str, ...]], bool] = lambda rows: True,
 ) -> Placement:
     """The unique solution of a new n×n grid with ``k`` pieces per line; ``build``
     makes the problem of a grid's rows (top row first); grids whose solution
-    ``accept`` refuses are passed over. The same seed gives the same grid. Raises
+    ``accept`` refuses are passed over; evening out the regions never makes a grid
+    that ``solvable`` accepts (by its rows) one that it refuses. The same seed gives
+    the same grid. Raises
     ``ValueError`` when no such grid exists, and :class:`GenerationStopped` when
     ``control`` stops first."""
     if not 1 <= n <= MAX_SIDE:
@@ -75,7 +86,8 @@ def generate_grid(
         carved = None if grid is None else _carved(grid, k, pieces, rng, control)
         if carved is None:
             continue
-        found = first_two(build(rows_of(carved)))
+        keep = solvable if solvable(rows_of(carved)) else lambda rows: True
+        found = first_two(build(rows_of(_evened(carved, k, pieces, rng, control, keep))))
         if len(found) == 1 and found[0].armies[0] == frozenset(pieces):
             if accept(found[0]):
                 return found[0]
@@ -89,38 +101,168 @@ def _carved(
     grid: Grid, k: int, pieces: list[Square], rng: random.Random, control: Control
 ) -> Grid | None:
     """Regions grown from the cores of ``grid`` one square at a time, the grid unique
-    at every step; ``None`` when stuck."""
+    at every step. When a pass places no square, the squares around one of those left
+    leave their regions (fewer squares keep the grid unique) and the passes go on;
+    ``None`` after :data:`SETBACKS_PER_SIDE` × n such setbacks."""
     n = len(grid)
     region = np.array(grid, dtype=np.int64)
     allowed = np.zeros((n, n), dtype=np.uint8)
     owner = [[-1] * n for _ in range(n)]
-    for file, rank in _cores(grid, pieces):
+    cores = _cores(grid, pieces)
+    for file, rank in cores:
         allowed[rank, file] = 1
         owner[rank][file] = grid[rank][file]
     if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) != 1:
         return None
     pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
     rng.shuffle(pending)
+    setbacks = 0
     while pending:
-        waiting = []
-        for file, rank in pending:
-            if control.stopped:
-                raise GenerationStopped
-            options = sorted({owner[r][f] for f, r in neighbours((file, rank), n)} - {-1})
-            rng.shuffle(options)
-            for option in options:
-                region[rank, file] = option
-                allowed[rank, file] = 1
-                if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1:
-                    owner[rank][file] = option
-                    break
-                allowed[rank, file] = 0
-            else:
-                waiting.append((file, rank))
+        waiting = [
+            square
+            for square in pending
+            if not _joins(square, region, allowed, owner, k, rng, control)
+        ]
         if len(waiting) == len(pending):
-            return None
+            setbacks += 1
+            if setbacks > SETBACKS_PER_SIDE * n:
+                return None
+            waiting += _released(rng.choice(waiting), owner, allowed, cores, rng)
+            rng.shuffle(waiting)
         pending = waiting
     return owner
+
+
+def _joins(
+    square: Square,
+    region: np.ndarray,
+    allowed: np.ndarray,
+    owner: Grid,
+    k: int,
+    rng: random.Random,
+    control: Control,
+) -> bool:
+    """Give ``square`` to a region beside it (in random order) if one keeps the grid
+    unique."""
+    if control.stopped:
+        raise GenerationStopped
+    file, rank = square
+    options = sorted({owner[r][f] for f, r in neighbours(square, len(owner))} - {-1})
+    rng.shuffle(options)
+    for option in options:
+        region[rank, file] = option
+        allowed[rank, file] = 1
+        if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1:
+            owner[rank][file] = option
+            return True
+        allowed[rank, file] = 0
+    return False
+
+
+def _released(
+    stuck: Square, owner: Grid, allowed: np.ndarray, cores: set[Square], rng: random.Random
+) -> list[Square]:
+    """Take the squares within one or two steps of ``stuck`` (cores excepted) out of their
+    regions, and with them any square no longer joined to its region's core; the squares
+    released."""
+    n = len(owner)
+    reach = rng.randint(1, 2)
+    released = [
+        (file, rank)
+        for rank in range(max(0, stuck[1] - reach), min(n, stuck[1] + reach + 1))
+        for file in range(max(0, stuck[0] - reach), min(n, stuck[0] + reach + 1))
+        if owner[rank][file] >= 0 and (file, rank) not in cores
+    ]
+    for file, rank in released:
+        owner[rank][file] = -1
+    joined = set(cores)
+    frontier = list(cores)
+    while frontier:
+        frontier = [
+            (f, r)
+            for q in frontier
+            for f, r in neighbours(q, n)
+            if (f, r) not in joined and owner[r][f] == owner[q[1]][q[0]]
+        ]
+        joined.update(frontier)
+    released += [
+        (f, r) for r in range(n) for f in range(n) if owner[r][f] >= 0 and (f, r) not in joined
+    ]
+    for file, rank in released:
+        owner[rank][file] = -1
+        allowed[rank, file] = 0
+    return released
+
+
+def _evened(
+    grid: Grid,
+    k: int,
+    pieces: list[Square],
+    rng: random.Random,
+    control: Control,
+    keep: Callable[[tuple[str, ...]], bool],
+) -> Grid:
+    """``grid`` with region sizes evened out, still unique: a square on the edge of a
+    region moves into a neighbouring region at least two squares smaller, when its own
+    region stays joined without it and the grid keeps exactly one solution (a move may
+    add solutions, so each is counted, limit 2); largest gaps first, until no move helps
+    or :data:`EVENING_STEPS` × n² moves were made."""
+    n = len(grid)
+    region = np.array(grid, dtype=np.int64)
+    solution = set(pieces)
+    budget = EVENING_STEPS * n * n
+    while budget > 0 and not control.stopped and _even_once(region, k, solution, rng, keep):
+        budget -= 1
+    return [[int(number) for number in row] for row in region]
+
+
+def _even_once(
+    region: np.ndarray,
+    k: int,
+    solution: set[Square],
+    rng: random.Random,
+    keep: Callable[[tuple[str, ...]], bool],
+) -> bool:
+    """Make the first move of :func:`_evened` that keeps the grid unique (and ``keep``
+    true of its rows), largest gap first; False when there is none."""
+    n = region.shape[0]
+    allowed = np.ones((n, n), dtype=np.uint8)
+    sizes = np.bincount(region.ravel(), minlength=n)
+    moves = sorted(
+        (int(sizes[target] - sizes[here]), rng.random(), (file, rank), here, target)
+        for rank in range(n)
+        for file in range(n)
+        if (file, rank) not in solution
+        for here in [int(region[rank, file])]
+        for target in {int(region[r, f]) for f, r in neighbours((file, rank), n)}
+        if sizes[here] - sizes[target] >= 2
+    )
+    for _, _, (file, rank), here, target in moves:
+        if not _joined_without(region, here, (file, rank)):
+            continue
+        region[rank, file] = target
+        if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1 and keep(
+            rows_of(region.tolist())
+        ):
+            return True
+        region[rank, file] = here
+    return False
+
+
+def _joined_without(region: np.ndarray, number: int, square: Square) -> bool:
+    """Whether region ``number`` stays in one piece (orthogonally) without ``square``."""
+    n = region.shape[0]
+    left = {
+        (f, r) for r in range(n) for f in range(n) if region[r, f] == number and (f, r) != square
+    }
+    if not left:
+        return False
+    seen = {next(iter(left))}
+    frontier = list(seen)
+    while frontier:
+        frontier = [s for q in frontier for s in neighbours(q, n) if s in left and s not in seen]
+        seen.update(frontier)
+    return len(seen) == len(left)
 
 
 def _cores(grid: Grid, pieces: list[Square]) -> set[Square]:
