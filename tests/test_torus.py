@@ -11,8 +11,8 @@ from chessplace.attacks import lines_along
 from chessplace.checking import attacked_squares
 from chessplace.cli import main
 from chessplace.placement import Placement
-from chessplace.violations import Attack
 from chessplace.reference import known, terms
+from chessplace.violations import Attack
 from tests.conftest import assert_valid
 
 TORUS = Board(8, 8, torus=True)
