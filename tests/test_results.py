@@ -58,3 +58,24 @@ def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(tmp_pa
     listing.write_text(json.dumps(data))
     refuted = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), "--cube-lines", "2")
     assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "optimum"),
+    [(["-n", "7"], 7), (["-n", "6", "--torus"], 4), (["-n", "7", "--white", "7"], 7)],
+    ids=["a250000", "a279405", "a308632"],
+)
+def test_the_bound_cross_check_confirms_an_optimum_and_refutes_one_too_low(
+    tmp_path: Path, options: list[str], optimum: int
+) -> None:
+    script = str(RESULTS / "crosscheck_bound.py")
+    journal = tmp_path / "cubes.jsonl"
+    claim = [*options, "--cube-lines", "3", "--journal", str(journal)]
+    confirmed = _run(script, *claim, "--optimum", str(optimum))
+    assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
+    again = _run(script, *claim, "--optimum", str(optimum))  # every cube read back
+    assert again.returncode == 0 and "8 refuted before" in again.stdout, again.stdout
+    low = _run(
+        script, *options, "--journal", str(tmp_path / "low.jsonl"), "--optimum", str(optimum - 1)
+    )
+    assert low.returncode == 1 and "REFUTED" in low.stdout and "broken: ()" in low.stdout

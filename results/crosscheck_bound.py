@@ -1,0 +1,160 @@
+"""Cross-check an optimum of peaceable queens by SAT: one more is impossible.
+
+    python results/crosscheck_bound.py -n 13 --torus --optimum 16 \
+        --journal results/checkpoints/t13-sat.jsonl
+
+claims that ``--optimum`` M queens of each colour is the most on the board
+(with ``--white W``: that W white queens leave room for at most M black). The
+line engine found that optimum; this script shares nothing with it but the
+board's lines. It builds the SAT model of "at least M + 1" (the SAT engine's
+line-colour formula: a colour per line, a square holds a queen of a colour
+only when every line through it has that colour, totalizer counts, lex-leader
+clauses for the board's symmetries and the colour swap, translations on a
+torus) and cuts it into every sign pattern of the first ``--cube-lines`` line
+colours (a complete cover by construction). Each cube is solved by CaDiCaL,
+one process per worker; every cube must be unsatisfiable. A model is a
+placement beyond the claim: it is checked with ``verify`` and printed (exit 1).
+
+Refuted cubes are written to ``--journal`` (a checkpoint journal, as the
+engines keep), so a stopped run resumes where it was; the journal's header
+pins the formula by a hash of its clauses. The SAT answers are not
+proof-logged: this is a second computation by another algorithm, not a
+certificate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+from chessplace import Board, puzzles, square_name
+from chessplace.journal import Journal, Schema
+from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
+from chessplace.problem import Problem
+
+CLAUSES: list[list[int]] = []
+"""The formula, set before the worker processes fork."""
+
+
+class Refuted(NamedTuple):
+    """A cube CaDiCaL found unsatisfiable, and how long it took."""
+
+    seconds: float
+
+
+def _solve(cube: tuple[int, ...]) -> tuple[tuple[int, ...], list[int] | None, float]:
+    from pysat.solvers import Solver
+
+    started = time.perf_counter()
+    with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
+        found = solver.solve(assumptions=list(cube))
+        model = solver.get_model() if found else None
+    return cube, model, time.perf_counter() - started
+
+
+def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:
+    """The problem one past the claim: M + 1 of each, or W white and M + 1 black."""
+    board = Board.square(n, torus)
+    if white is None:
+        return puzzles.peaceable_queens(board).with_counts(at_least=optimum + 1)
+    return puzzles.peaceable_queens(board, white=white).with_counts(at_least=optimum + 1)
+
+
+def _key(cube: tuple[int, ...]) -> str:
+    return "".join("1" if literal > 0 else "0" for literal in cube)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, required=True, help="board side")
+    parser.add_argument("--torus", action="store_true", help="the n×n torus")
+    parser.add_argument("--optimum", type=int, required=True, help="the claimed most M")
+    parser.add_argument("--white", type=int, help="W white queens fixed (A308632)")
+    parser.add_argument("--cube-lines", type=int, default=8, help="line colours per cube")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--journal", type=Path, required=True, help="refuted cubes, resumable")
+    args = parser.parse_args()
+    problem = beyond(args.n, args.torus, args.optimum, args.white)
+    started = time.perf_counter()
+    formula = LineFormula(problem, DEFAULT_ENCODING)
+    CLAUSES.extend(formula.clauses)
+    digest = hashlib.sha256()
+    for clause in CLAUSES:
+        digest.update(" ".join(map(str, clause)).encode() + b"\n")
+    first = 1 if problem.swappable_armies else 0
+    lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
+    split = [formula.named(("white line", i)) for i in lines]
+    cubes = [
+        tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
+        for signs in itertools.product((True, False), repeat=len(split))
+    ]
+    header = {
+        "n": args.n,
+        "torus": args.torus,
+        "white": args.white,
+        "beyond": args.optimum + 1,
+        "cubes": len(cubes),
+        "formula": digest.hexdigest(),
+    }
+    keys = {_key(cube) for cube in cubes}
+    schema = Schema(
+        key="cube",
+        record=Refuted,
+        valid_key=keys.__contains__,
+        valid=lambda record: isinstance(record.seconds, float) and record.seconds >= 0,
+        work="cross-check",
+        unit="cube",
+        redone="solved again",
+    )
+    journal = Journal(args.journal, header, schema)
+    pending = [cube for cube in cubes if _key(cube) not in journal.done]
+    what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
+    if args.white is None:
+        claim, past = f"{args.optimum} each", f"{args.optimum + 1} each"
+    else:
+        claim = f"{args.white} white, {args.optimum} black"
+        past = f"{args.white} white with {args.optimum + 1} black"
+    print(
+        f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(CLAUSES):,} clauses; "
+        f"{len(cubes):,} cubes, {len(cubes) - len(pending):,} refuted before",
+        flush=True,
+    )
+    slowest = max((r.seconds for r in journal.done.values()), default=0.0)
+    try:
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            for done, (cube, model, seconds) in enumerate(pool.imap_unordered(_solve, pending), 1):
+                if model is not None:
+                    found = formula.decode(model)
+                    broken = found.verify()
+                    print(f"REFUTED: cube {_key(cube)} holds {found.army_sizes}; broken: {broken}")
+                    for army, squares in zip(problem.armies, found.armies, strict=True):
+                        print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
+                    return 1
+                journal.record(_key(cube), seconds)
+                slowest = max(slowest, seconds)
+                if done % max(1, len(pending) // 20) == 0 or seconds > 60:
+                    print(f"{len(journal.done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+    except KeyboardInterrupt:
+        print(
+            f"stopped: {len(journal.done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}"
+        )
+        return 3
+    finally:
+        journal.close()
+    spent = sum(r.seconds for r in journal.done.values())
+    print(
+        f"confirmed: {what}, no {past}: "
+        f"{len(cubes):,} cubes unsatisfiable, slowest {slowest:.1f} s, {spent:.0f} CPU-s in the "
+        f"cubes ({time.perf_counter() - started:.0f} s this run)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
