@@ -25,6 +25,24 @@ def test_the_readme_grid_is_solved_by_the_rules_alone() -> None:
     assert {step.rule for step in found.steps} >= {"confined", "last squares", "touching"}
 
 
+def test_solve_reports_the_difficulty_by_the_rules(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    problem = region_puzzle("queens-game", README_GRID)
+    assert problem.regions is not None
+    found = explain(problem.regions)
+    assert api.solve(problem).difficulty == ("hard", len(found.steps))
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(README_GRID) + "\n")
+    assert main(["solve", "queens-game", "--grid", str(grid)]) == 0
+    assert f"difficulty: hard ({len(found.steps)} steps)" in capsys.readouterr().out
+    assert main(["solve", "queens-game", "--grid", str(grid), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["difficulty"], data["steps"]) == ("hard", len(found.steps))
+    stripes = tmp_path / "stripes.txt"
+    stripes.write_text("AAAA\nBBBB\nCCCC\nDDDD\n")
+    assert main(["solve", "queens-game", "--grid", str(stripes)]) == 0
+    assert "needs guessing after" in capsys.readouterr().out
+
+
 GENERATED = [("queens-game", n, None, seed) for n in (6, 7, 8) for seed in (1, 2, 3)] + [
     ("star-battle", 8, 2, seed) for seed in (1, 2)
 ]

@@ -352,6 +352,9 @@ def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser:
     page.wait_for_selector("#verdict.valid")
     assert page.text_content("#verdict").startswith("Solved")
     assert _occupied(page) == set(solution)
+    page.click("#solve")  # the solution, with the grid's difficulty by the rules
+    page.wait_for_selector("#facts dd[data-fact=difficulty]", timeout=60_000)
+    assert "steps by the rules" in page.text_content("#facts dd[data-fact=difficulty]")
     page.close()
 
 

@@ -83,15 +83,14 @@ def solve(
     control: Control | None = None,
     **options: Any,
 ) -> Result:
-    """One placement that satisfies the problem's counts and rules."""
+    """One placement that satisfies the problem's counts and rules; a region puzzle's
+    answer carries its difficulty by the human rules (:func:`explain`)."""
     _require_count(problem, "solve", "or optimize")
-    return _run(
-        problem,
-        Task.SOLVE,
-        solver,
-        control or Control(time_limit),
-        options,
-    )
+    result = _run(problem, Task.SOLVE, solver, control or Control(time_limit), options)
+    if problem.regions is None or result.placement is None:
+        return result
+    found = explain_from(problem.regions)
+    return replace(result, difficulty=(found.grade, len(found.steps)))
 
 
 def optimize(

@@ -54,6 +54,8 @@ def result_json(problem: Problem, task: str, result: Result) -> dict[str, Any]:
         data["note"] = result.note
     if result.passed_over:
         data["passed_over"] = list(result.passed_over)
+    if result.difficulty is not None:
+        data["difficulty"], data["steps"] = result.difficulty
     if problem.regions is not None:
         data["grid"] = list(problem.regions.rows)
         data["stars"] = problem.regions.per_line

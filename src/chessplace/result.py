@@ -41,6 +41,8 @@ class Result:
     note: str = ""
     passed_over: tuple[str, ...] = ()
     """The preferred engines that did not take the problem, each with its reason."""
+    difficulty: tuple[str, int] | None = None
+    """A region puzzle's grade by the human rules and how many steps they take."""
 
     def timed(self, seconds: float) -> Result:
         return replace(self, seconds=seconds)

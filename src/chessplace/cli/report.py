@@ -9,6 +9,7 @@ from pathlib import Path
 
 from chessplace.cli.check import certify
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.deduction import GRADES
 from chessplace.jsonio import result_json
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -96,4 +97,12 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
         Status.PARTIAL: "stopped early, a lower bound",
         Status.UNKNOWN: "stopped before an answer",
     }[result.status]
-    return f"{what}: {found} — {how} · {result.solver} · {result.seconds:.3f} s"
+    graded = ""
+    if result.difficulty is not None:
+        grade, steps = result.difficulty
+        counted = f"{steps} step{'' if steps == 1 else 's'}"
+        if grade in GRADES:
+            graded = f" · difficulty: {grade} ({counted})"
+        else:
+            graded = f" · {grade} after {counted}"
+    return f"{what}: {found} — {how} · {result.solver} · {result.seconds:.3f} s{graded}"

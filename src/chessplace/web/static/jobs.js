@@ -174,6 +174,7 @@ export function showFacts(result) {
   const rows = [["status", "Status", statusWords(result)]];
   if (result.uniqueness !== undefined) rows.unshift(["uniqueness", "Uniqueness", result.uniqueness]);
   if (result.seed !== undefined) rows.push(["seed", "Seed", result.seed]);
+  if (result.difficulty !== undefined) rows.push(["difficulty", "Difficulty", `${result.difficulty} (${result.steps} steps by the rules)`]);
   if (result.objective !== undefined) rows.push(["objective", "Best found", result.objective]);
   if (result.bound !== undefined) rows.push(["bound", "Bound", result.bound]);
   if (result.count !== undefined) {
