@@ -327,3 +327,21 @@ def test_a_grid_without_symmetry_counts_every_placement_as_its_own_class() -> No
     assert len(grid.symmetries()) == 1
     found = api.count(grid, unique=True)
     assert found.count == found.unique == solutions
+
+
+def test_region_colours_stay_apart_and_keep_ink_readable() -> None:
+    """The first n colours (a grid of n regions) are far apart in CIELAB, every colour
+    gives dark ink at least 4.5:1 contrast, and no colour repeats within 62 regions."""
+    from itertools import combinations
+    from math import dist
+
+    from chessplace import svgboard
+
+    palette = svgboard.region_palette()
+    assert len(set(palette)) == len(palette) == 62
+    points = [svgboard._lab(svgboard._rgb(colour)) for colour in palette]
+    for n, apart in ((9, 30), (17, 20), (62, 10)):
+        assert min(dist(a, b) for a, b in combinations(points[:n], 2)) >= apart
+    ink = svgboard._luminance(svgboard._rgb(svgboard.INK))
+    for colour in palette:
+        assert (svgboard._luminance(svgboard._rgb(colour)) + 0.05) / (ink + 0.05) >= 4.5

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import colorsys
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import TYPE_CHECKING
 
 from chessplace.board import Square, file_name
@@ -20,6 +22,8 @@ LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED = "#d9453b"
 CONFLICT = "#e0201b"
 INK = "#111111"
+PALETTE_SIZE = 62
+"""Region colours before they repeat (a grid has at most 62 regions)."""
 FONT = "DejaVu Sans, Noto Sans Symbols2, Segoe UI Symbol, sans-serif"
 ARMY_FILLS = (
     "#fbfbfb",
@@ -110,11 +114,62 @@ def render_svg(
 
 
 def region_colour(region: int) -> str:
-    """A light colour per region number, hues a golden angle apart."""
-    hue = (region * 0.381966) % 1.0
-    lightness = 0.80 if region % 2 == 0 else 0.70
-    red, green, blue = colorsys.hls_to_rgb(hue, lightness, 0.65)
-    return "#" + "".join(f"{round(255 * c):02x}" for c in (red, green, blue))
+    """The colour of region number ``region`` (:func:`region_palette`, round again past
+    its end)."""
+    palette = region_palette()
+    return palette[region % len(palette)]
+
+
+@cache
+def region_palette() -> tuple[str, ...]:
+    """Soft colours for regions, each as far (in CIELAB) from those before it as the
+    candidates allow, so that every prefix (the colours of a grid of n regions) is
+    spread out; every one keeps dark ink readable (contrast at least 4.5:1)."""
+    candidates = [
+        colorsys.hls_to_rgb(hue / 36, lightness, saturation)
+        for hue in range(36)
+        for lightness in (0.66, 0.74, 0.82)
+        for saturation in (0.45, 0.6, 0.75)
+    ]
+    ink = _luminance(_rgb(INK))
+    candidates = [c for c in candidates if (_luminance(c) + 0.05) / (ink + 0.05) >= 4.5]
+    points = [_lab(c) for c in candidates]
+    first = colorsys.hls_to_rgb(0.0, 0.8, 0.65)
+    chosen = [min(range(len(candidates)), key=lambda i: math.dist(candidates[i], first))]
+    nearest = [math.dist(point, points[chosen[0]]) for point in points]
+    while len(chosen) < PALETTE_SIZE:
+        pick = max(range(len(candidates)), key=nearest.__getitem__)
+        chosen.append(pick)
+        nearest = [
+            min(d, math.dist(point, points[pick])) for d, point in zip(nearest, points, strict=True)
+        ]
+    return tuple("#" + "".join(f"{round(255 * c):02x}" for c in candidates[i]) for i in chosen)
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    return tuple(int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def _linear(channel: float) -> float:
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    red, green, blue = map(_linear, rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _lab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
+    """CIELAB (D65) of an sRGB colour."""
+    red, green, blue = map(_linear, rgb)
+    x = (0.4124 * red + 0.3576 * green + 0.1805 * blue) / 0.95047
+    y = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    z = (0.0193 * red + 0.1192 * green + 0.9505 * blue) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
 
 
 def _walls(svg: ET.Element, placement: Placement, regions: Mapping[Square, int]) -> None:
