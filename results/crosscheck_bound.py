@@ -27,35 +27,23 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import multiprocessing
 import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
+
+from cube_solving import solved
 
 from chessplace import Board, puzzles, square_name
 from chessplace.journal import Journal, Schema
 from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.problem import Problem
 
-CLAUSES: list[list[int]] = []
-"""The formula, set before the worker processes fork."""
-
 
 class Refuted(NamedTuple):
     """A cube CaDiCaL found unsatisfiable, and how long it took."""
 
     seconds: float
-
-
-def _solve(cube: tuple[int, ...]) -> tuple[tuple[int, ...], list[int] | None, float]:
-    from pysat.solvers import Solver
-
-    started = time.perf_counter()
-    with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
-        found = solver.solve(assumptions=list(cube))
-        model = solver.get_model() if found else None
-    return cube, model, time.perf_counter() - started
 
 
 def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:
@@ -83,9 +71,9 @@ def main() -> int:
     problem = beyond(args.n, args.torus, args.optimum, args.white)
     started = time.perf_counter()
     formula = LineFormula(problem, DEFAULT_ENCODING)
-    CLAUSES.extend(formula.clauses)
+    clauses = formula.clauses
     digest = hashlib.sha256()
-    for clause in CLAUSES:
+    for clause in clauses:
         digest.update(" ".join(map(str, clause)).encode() + b"\n")
     first = 1 if problem.swappable_armies else 0
     lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
@@ -121,25 +109,24 @@ def main() -> int:
         claim = f"{args.white} white, {args.optimum} black"
         past = f"{args.white} white with {args.optimum + 1} black"
     print(
-        f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(CLAUSES):,} clauses; "
+        f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
         f"{len(cubes):,} cubes, {len(cubes) - len(pending):,} refuted before",
         flush=True,
     )
     slowest = max((r.seconds for r in journal.done.values()), default=0.0)
     try:
-        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            for done, (cube, model, seconds) in enumerate(pool.imap_unordered(_solve, pending), 1):
-                if model is not None:
-                    found = formula.decode(model)
-                    broken = found.verify()
-                    print(f"REFUTED: cube {_key(cube)} holds {found.army_sizes}; broken: {broken}")
-                    for army, squares in zip(problem.armies, found.armies, strict=True):
-                        print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
-                    return 1
-                journal.record(_key(cube), seconds)
-                slowest = max(slowest, seconds)
-                if done % max(1, len(pending) // 20) == 0 or seconds > 60:
-                    print(f"{len(journal.done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+        for done, (cube, model, seconds) in enumerate(solved(clauses, pending, args.workers), 1):
+            if model is not None:
+                found = formula.decode(model)
+                broken = found.verify()
+                print(f"REFUTED: cube {_key(cube)} holds {found.army_sizes}; broken: {broken}")
+                for army, squares in zip(problem.armies, found.armies, strict=True):
+                    print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
+                return 1
+            journal.record(_key(cube), seconds)
+            slowest = max(slowest, seconds)
+            if done % max(1, len(pending) // 20) == 0 or seconds > 60:
+                print(f"{len(journal.done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
     except KeyboardInterrupt:
         print(
             f"stopped: {len(journal.done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}"

@@ -27,11 +27,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import multiprocessing
 import os
 import sys
 import time
 from pathlib import Path
+
+from cube_solving import solved
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
@@ -45,19 +46,6 @@ from chessplace.certificates.formula import (
 from chessplace.certificates.symmetries import symmetry_permutations
 from chessplace.certificates.writer import spec_of
 from chessplace.placement import Placement
-
-CLAUSES: list[tuple[int, ...]] = []
-"""The formula, set before the worker processes fork."""
-
-
-def _solve(cube: tuple[int, ...]) -> tuple[tuple[int, ...], list[int] | None, float]:
-    from pysat.solvers import Solver
-
-    started = time.perf_counter()
-    with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
-        found = solver.solve(assumptions=list(cube))
-        model = solver.get_model() if found else None
-    return cube, model, time.perf_counter() - started
 
 
 def main() -> int:
@@ -96,36 +84,34 @@ def main() -> int:
     rules = rule_clauses(spec)
     kept = [p for p in permutations if symmetry_fault(spec, rules, bounds, p) is None]
     formula = refutation_formula(spec, bounds, kept)
-    CLAUSES.extend(formula.clauses)
-    CLAUSES.extend(tuple(-v for v in sorted(placement)) for placement in orbits)
+    clauses = [*formula.clauses, *(tuple(-v for v in sorted(p)) for p in orbits)]
     labels = lex_order(spec)[: 2 * args.cube_lines : 2]  # army 0's label of each line
     cubes = [
         tuple(v if sign else -v for v, sign in zip(labels, signs, strict=True))
         for signs in itertools.product((True, False), repeat=len(labels))
     ]
     print(
-        f"formula: {formula.variables:,} variables, {len(CLAUSES):,} clauses "
+        f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes",
         flush=True,
     )
     slowest = 0.0
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        for done, (cube, model, seconds) in enumerate(pool.imap_unordered(_solve, cubes), 1):
-            slowest = max(slowest, seconds)
-            if model is not None:
-                true = set(v for v in model if v > 0)
-                missing = [
-                    [
-                        spec.square_of(s)
-                        for s in range(spec.squares)
-                        if spec.var(a, spec.square_of(s)) in true
-                    ]
-                    for a in (0, 1)
+    for done, (cube, model, seconds) in enumerate(solved(clauses, cubes, args.workers), 1):
+        slowest = max(slowest, seconds)
+        if model is not None:
+            true = set(v for v in model if v > 0)
+            missing = [
+                [
+                    spec.square_of(s)
+                    for s in range(spec.squares)
+                    if spec.var(a, spec.square_of(s)) in true
                 ]
-                print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
-                return 1
-            if done % max(1, len(cubes) // 20) == 0:
-                print(f"{done:,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+                for a in (0, 1)
+            ]
+            print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
+            return 1
+        if done % max(1, len(cubes) // 20) == 0:
+            print(f"{done:,}/{len(cubes):,} cubes unsatisfiable", flush=True)
     elapsed = time.perf_counter() - started
     print(
         f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "

@@ -1,0 +1,32 @@
+"""Cubes of one CNF formula solved by CaDiCaL in worker processes (the cross-checks)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Iterator, Sequence
+
+CLAUSES: list[Sequence[int]] = []
+"""The formula, set before the worker processes fork."""
+
+Solved = tuple[tuple[int, ...], list[int] | None, float]
+"""A cube, its model (``None``: unsatisfiable) and the seconds it took."""
+
+
+def _solve(cube: tuple[int, ...]) -> Solved:
+    from pysat.solvers import Solver
+
+    started = time.perf_counter()
+    with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
+        found = solver.solve(assumptions=list(cube))
+        model = solver.get_model() if found else None
+    return cube, model, time.perf_counter() - started
+
+
+def solved(
+    clauses: Sequence[Sequence[int]], cubes: Sequence[tuple[int, ...]], workers: int
+) -> Iterator[Solved]:
+    """Each cube under ``clauses``, as the workers finish them (forked, one per worker)."""
+    CLAUSES[:] = clauses
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap_unordered(_solve, cubes)
