@@ -101,8 +101,11 @@ def test_generated_regions_are_of_like_sizes(seed: int) -> None:
     assert len(sizes) == 9 and max(sizes.values()) <= 2 * 9
 
 
-def test_a_15_by_15_queens_grid_is_generated_within_the_default_limit() -> None:
-    made = api.generate("queens-game", 15, seed=0, time_limit=120)
+@pytest.mark.parametrize(
+    "n", [15, pytest.param(17, marks=pytest.mark.slow)], ids=["15x15", "17x17"]
+)
+def test_a_large_queens_grid_is_generated(n: int) -> None:
+    made = api.generate("queens-game", n, seed=0, time_limit=300)
     assert made.placement is not None and made.placement.verify() == ()
     assert api.count(made.placement.problem, limit=2).count == 1
 

@@ -249,18 +249,31 @@ def _confined_sets(
 
 
 def _would_empty(state: State) -> Step | None:
+    """The first unknown square (in board order) whose piece would leave some unit too
+    little room: the piece, its touching squares emptied and the units it fills closed.
+    Each trial counts only what changes, unit by unit."""
     units = list(state.units())
+    holds: dict[Square, list[int]] = {}
+    for index, (_, squares) in enumerate(units):
+        for square in squares:
+            holds.setdefault(square, []).append(index)
+    unknown = [len(state.unknown(squares)) for _, squares in units]
+    needed = [state.needed(squares) for _, squares in units]
     for square in sorted(s for _, squares in units[: state.n] for s in state.unknown(squares)):
-        trial = State(state.regions, dict(state.marks))
-        trial.marks[square] = True
-        for t in _around(square, state.n):
-            trial.marks.setdefault(t, False)
-        for _, squares in units:
-            if square in squares and trial.needed(squares) == 0:
-                for t in trial.unknown(squares):
-                    trial.marks[t] = False
-        for name, squares in units:
-            if len(trial.unknown(squares)) < trial.needed(squares):
+        mine = holds[square]
+        emptied = {t for t in _around(square, state.n) if t not in state.marks}
+        for index in mine:
+            if needed[index] == 1:  # the piece fills it: its other squares empty
+                emptied.update(t for t in units[index][1] if t not in state.marks)
+        emptied.discard(square)
+        lost = [0] * len(units)
+        for t in emptied:
+            for index in holds[t]:
+                lost[index] += 1
+        for index in mine:
+            lost[index] += 1
+        for index, (name, _) in enumerate(units):
+            if unknown[index] - lost[index] < needed[index] - (index in mine):
                 return Step(
                     "would empty a unit",
                     (),

@@ -9,8 +9,9 @@ Then each such square, in random order, joins a region beside it whose
 grid still has exactly one solution (the compiled counter, limit 2); a
 square that no neighbouring region can take waits for the next pass. More
 squares only add solutions, so the grid stays unique all the way. When a
-pass places no square, the squares near one that is left leave their regions
-(fewer squares in the regions keep the grid unique) and the passes go on;
+pass places no square, one that is left joins a region by force and the
+squares that the new solutions use (never the first placement's) leave their
+regions until the grid is unique again (fewer squares never add a solution);
 after too many such setbacks the attempt starts over. Then region sizes are evened
 out: a square on the edge of a large region moves into a smaller neighbour
 whenever the grid stays unique (and the region joined). The finished grid is counted
@@ -27,7 +28,7 @@ import numpy as np
 
 from chessplace.board import Square
 from chessplace.control import Control
-from chessplace.engines.regions.engine import count_up_to
+from chessplace.engines.regions.engine import RegionRun, count_up_to
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.regions import LABELS, check_room, neighbours
@@ -43,7 +44,11 @@ COUNT_BUDGETS = 5
 """Node budgets of the counter (:data:`chessplace.engines.regions.engine.BUDGET` each) for
 one step; a step whose count takes longer is not taken."""
 SETBACKS_PER_SIDE = 4
-"""Times per rank an attempt may take squares back out of their regions when stuck."""
+"""Times per rank an attempt may force a square into a region when stuck."""
+UNEVEN_RETRIES = 3
+"""Grids with a region over twice the mean size passed over before one is taken."""
+FORCED_STEPS = 12
+"""Squares a forced join may take back out of their regions to end the other solutions."""
 EVENING_STEPS = 2
 """Moves the evening of region sizes may make, per square of the grid."""
 
@@ -70,14 +75,15 @@ def generate_grid(
     """The unique solution of a new n×n grid with ``k`` pieces per line; ``build``
     makes the problem of a grid's rows (top row first); grids whose solution
     ``accept`` refuses are passed over; evening out the regions never makes a grid
-    that ``solvable`` accepts (by its rows) one that it refuses. The same seed gives
-    the same grid. Raises
-    ``ValueError`` when no such grid exists, and :class:`GenerationStopped` when
-    ``control`` stops first."""
+    that ``solvable`` accepts (by its rows) one that it refuses, and the first
+    :data:`UNEVEN_RETRIES` grids with a region over twice the mean size are passed
+    over too. The same seed gives the same grid. Raises ``ValueError`` when no such
+    grid exists, and :class:`GenerationStopped` when ``control`` stops first."""
     if not 1 <= n <= MAX_SIDE:
         raise ValueError(f"grids are generated from 1×1 to {MAX_SIDE}×{MAX_SIDE}, not {n}×{n}")
     check_room(n, k)
     rng = random.Random(seed)
+    uneven = 0
     while True:
         pieces = random_placement(n, k, rng, control)
         if pieces is None:
@@ -87,7 +93,12 @@ def generate_grid(
         if carved is None:
             continue
         keep = solvable if solvable(rows_of(carved)) else lambda rows: True
-        found = first_two(build(rows_of(_evened(carved, k, pieces, rng, control, keep))))
+        evened = _evened(carved, k, pieces, rng, control, keep)
+        if max(sum(row.count(g) for row in evened) for g in range(n)) > 2 * n:
+            uneven += 1
+            if uneven <= UNEVEN_RETRIES:
+                continue
+        found = first_two(build(rows_of(evened)))
         if len(found) == 1 and found[0].armies[0] == frozenset(pieces):
             if accept(found[0]):
                 return found[0]
@@ -101,9 +112,9 @@ def _carved(
     grid: Grid, k: int, pieces: list[Square], rng: random.Random, control: Control
 ) -> Grid | None:
     """Regions grown from the cores of ``grid`` one square at a time, the grid unique
-    at every step. When a pass places no square, the squares around one of those left
-    leave their regions (fewer squares keep the grid unique) and the passes go on;
-    ``None`` after :data:`SETBACKS_PER_SIDE` × n such setbacks."""
+    at every step. When a pass places no square, one of those left joins a region by
+    force (:func:`_forced`) and the passes go on; ``None`` after
+    :data:`SETBACKS_PER_SIDE` × n such setbacks."""
     n = len(grid)
     region = np.array(grid, dtype=np.int64)
     allowed = np.zeros((n, n), dtype=np.uint8)
@@ -117,19 +128,25 @@ def _carved(
     pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
     rng.shuffle(pending)
     setbacks = 0
+    near: set[Square] | None = None  # after a setback: the squares near what it changed
     while pending:
-        waiting = [
-            square
-            for square in pending
-            if not _joins(square, region, allowed, owner, k, rng, control)
-        ]
-        if len(waiting) == len(pending):
+        tried = [s for s in pending if near is None or s in near]
+        waiting = [s for s in tried if not _joins(s, region, allowed, owner, k, rng, control)]
+        if len(waiting) == len(tried) and near is not None:
+            near = None  # nothing joined near the change: try every square again
+            continue
+        if len(waiting) == len(tried):
             setbacks += 1
             if setbacks > SETBACKS_PER_SIDE * n:
                 return None
-            waiting += _released(rng.choice(waiting), owner, allowed, cores, rng)
-            rng.shuffle(waiting)
-        pending = waiting
+            changed = _forced(
+                rng.choice(waiting), region, allowed, owner, cores, set(pieces), k, rng, control
+            )
+            near = {
+                (f + df, r + dr) for f, r in changed for df in range(-2, 3) for dr in range(-2, 3)
+            }
+        pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
+        rng.shuffle(pending)
     return owner
 
 
@@ -159,21 +176,58 @@ def _joins(
     return False
 
 
-def _released(
-    stuck: Square, owner: Grid, allowed: np.ndarray, cores: set[Square], rng: random.Random
+def _forced(
+    square: Square,
+    region: np.ndarray,
+    allowed: np.ndarray,
+    owner: Grid,
+    cores: set[Square],
+    solution: set[Square],
+    k: int,
+    rng: random.Random,
+    control: Control,
 ) -> list[Square]:
-    """Take the squares within one or two steps of ``stuck`` (cores excepted) out of their
-    regions, and with them any square no longer joined to its region's core; the squares
-    released."""
+    """Give ``square`` to a region beside it although that adds solutions, then take
+    squares that another solution uses (never the first placement's, never a core) out
+    of their regions until the grid is unique again: fewer squares never add a
+    solution, and each one taken out ends the solution that used it. When that does
+    not come about within a few steps, ``square`` leaves again (the grid, a part of a
+    unique one, is unique). The squares that changed hands."""
     n = len(owner)
-    reach = rng.randint(1, 2)
-    released = [
-        (file, rank)
-        for rank in range(max(0, stuck[1] - reach), min(n, stuck[1] + reach + 1))
-        for file in range(max(0, stuck[0] - reach), min(n, stuck[0] + reach + 1))
-        if owner[rank][file] >= 0 and (file, rank) not in cores
-    ]
-    for file, rank in released:
+    file, rank = square
+    options = sorted({owner[r][f] for f, r in neighbours(square, n)} - {-1})
+    if not options:
+        return []
+    changed = [square]
+    number = rng.choice(options)
+    region[rank, file] = number
+    allowed[rank, file] = 1
+    owner[rank][file] = number
+    for _ in range(FORCED_STEPS):
+        if control.stopped:
+            raise GenerationStopped
+        run = RegionRun(region, k, keep=2, allowed=allowed)
+        complete = run.run(2, budgets=COUNT_BUDGETS)
+        others = [found for found in run.kept() if set(found) != solution]
+        if not others:
+            if complete and run.found == 1:
+                return changed
+            break
+        used = [s for s in others[0] if s not in solution and s not in cores and s != square]
+        if not used:
+            break
+        changed += _release([rng.choice(used)], owner, allowed, cores)
+    return changed + _release([square], owner, allowed, cores)
+
+
+def _release(
+    squares: list[Square], owner: Grid, allowed: np.ndarray, cores: set[Square]
+) -> list[Square]:
+    """Take ``squares`` out of their regions, and with them any square no longer joined
+    to its region's core; the squares taken out."""
+    n = len(owner)
+    released = list(squares)
+    for file, rank in squares:
         owner[rank][file] = -1
     joined = set(cores)
     frontier = list(cores)
@@ -185,12 +239,13 @@ def _released(
             if (f, r) not in joined and owner[r][f] == owner[q[1]][q[0]]
         ]
         joined.update(frontier)
-    released += [
-        (f, r) for r in range(n) for f in range(n) if owner[r][f] >= 0 and (f, r) not in joined
-    ]
-    for file, rank in released:
-        owner[rank][file] = -1
-        allowed[rank, file] = 0
+    for rank in range(n):
+        for file in range(n):
+            if (file, rank) not in joined:
+                if owner[rank][file] >= 0:
+                    released.append((file, rank))
+                owner[rank][file] = -1
+                allowed[rank, file] = 0
     return released
 
 
