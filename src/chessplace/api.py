@@ -15,12 +15,13 @@ from dataclasses import replace
 from itertools import islice
 from typing import Any
 
+from chessplace.carving import GenerationStopped
 from chessplace.control import Control
 from chessplace.deduction import GRADES, GUESSING, Explanation, State, explain_from
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
-from chessplace.generate import GenerationStopped, generate_grid
+from chessplace.generate import generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle

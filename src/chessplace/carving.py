@@ -1,0 +1,279 @@
+"""Shaping a grid's regions while its solution stays unique: growing them square by
+square from their cores (:func:`carve`) and evening out their sizes (:func:`even_out`).
+
+Both rest on one fact: a square outside every region may hold no piece, so a
+grid with fewer squares in its regions has no solution that the fuller grid
+lacks. Adding a square can only add solutions (each addition is counted,
+limit 2); taking squares out can only remove them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from chessplace.board import Square
+from chessplace.control import Control
+from chessplace.engines.regions.engine import RegionRun, count_up_to
+from chessplace.regions import LABELS, neighbours
+
+Grid = list[list[int]]
+"""Region number per square, ``grid[rank][file]``."""
+
+COUNT_BUDGETS = 5
+"""Node budgets of the counter (:data:`chessplace.engines.regions.engine.BUDGET` each) for
+one step; a step whose count takes longer is not taken."""
+SETBACKS_PER_SIDE = 4
+"""Times per rank an attempt may force a square into a region when stuck."""
+FORCED_STEPS = 12
+"""Squares a forced join may take back out of their regions to end the other solutions."""
+EVENING_STEPS = 2
+"""Moves the evening of region sizes may make, per square of the grid."""
+
+
+class GenerationStopped(Exception):
+    """The run stopped (time limit or stop request) before the grid was unique."""
+
+
+def carve(
+    grid: Grid, k: int, pieces: list[Square], rng: random.Random, control: Control
+) -> Grid | None:
+    """Regions grown from the cores of ``grid`` one square at a time, the grid unique
+    at every step. When a pass places no square, one of those left joins a region by
+    force (:func:`_forced`) and the passes go on; ``None`` after
+    :data:`SETBACKS_PER_SIDE` × n such setbacks."""
+    n = len(grid)
+    region = np.array(grid, dtype=np.int64)
+    allowed = np.zeros((n, n), dtype=np.uint8)
+    owner = [[-1] * n for _ in range(n)]
+    cores = _cores(grid, pieces)
+    for file, rank in cores:
+        allowed[rank, file] = 1
+        owner[rank][file] = grid[rank][file]
+    if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) != 1:
+        return None
+    pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
+    rng.shuffle(pending)
+    setbacks = 0
+    near: set[Square] | None = None  # after a setback: the squares near what it changed
+    while pending:
+        tried = [s for s in pending if near is None or s in near]
+        waiting = [s for s in tried if not _joins(s, region, allowed, owner, k, rng, control)]
+        if len(waiting) == len(tried) and near is not None:
+            near = None  # nothing joined near the change: try every square again
+            continue
+        if len(waiting) == len(tried):
+            setbacks += 1
+            if setbacks > SETBACKS_PER_SIDE * n:
+                return None
+            changed = _forced(
+                rng.choice(waiting), region, allowed, owner, cores, set(pieces), k, rng, control
+            )
+            near = {
+                (f + df, r + dr) for f, r in changed for df in range(-2, 3) for dr in range(-2, 3)
+            }
+        pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
+        rng.shuffle(pending)
+    return owner
+
+
+def _cores(grid: Grid, pieces: list[Square]) -> set[Square]:
+    """The pieces, and in each region shortest paths that join its pieces."""
+    n = len(grid)
+    core = set(pieces)
+    for piece in pieces:
+        region = grid[piece[1]][piece[0]]
+        targets = {p for p in pieces if grid[p[1]][p[0]] == region} - {piece}
+        came: dict[Square, Square | None] = {piece: None}
+        frontier = [piece]
+        while frontier and not targets <= set(came):
+            ahead = []
+            for square in frontier:
+                for f, r in neighbours(square, n):
+                    if grid[r][f] == region and (f, r) not in came:
+                        came[(f, r)] = square
+                        ahead.append((f, r))
+            frontier = ahead
+        for target in targets:
+            step: Square | None = target
+            while step is not None:
+                core.add(step)
+                step = came[step]
+    return core
+
+
+def _joins(
+    square: Square,
+    region: np.ndarray,
+    allowed: np.ndarray,
+    owner: Grid,
+    k: int,
+    rng: random.Random,
+    control: Control,
+) -> bool:
+    """Give ``square`` to a region beside it (in random order) if one keeps the grid
+    unique."""
+    if control.stopped:
+        raise GenerationStopped
+    file, rank = square
+    options = sorted({owner[r][f] for f, r in neighbours(square, len(owner))} - {-1})
+    rng.shuffle(options)
+    for option in options:
+        region[rank, file] = option
+        allowed[rank, file] = 1
+        if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1:
+            owner[rank][file] = option
+            return True
+        allowed[rank, file] = 0
+    return False
+
+
+def _forced(
+    square: Square,
+    region: np.ndarray,
+    allowed: np.ndarray,
+    owner: Grid,
+    cores: set[Square],
+    solution: set[Square],
+    k: int,
+    rng: random.Random,
+    control: Control,
+) -> list[Square]:
+    """Give ``square`` to a region beside it although that adds solutions, then take
+    squares that another solution uses (never the first placement's, never a core) out
+    of their regions until the grid is unique again: fewer squares never add a
+    solution, and each one taken out ends the solution that used it. When that does
+    not come about within a few steps, ``square`` leaves again (the grid, a part of a
+    unique one, is unique). The squares that changed hands."""
+    n = len(owner)
+    file, rank = square
+    options = sorted({owner[r][f] for f, r in neighbours(square, n)} - {-1})
+    if not options:
+        return []
+    changed = [square]
+    number = rng.choice(options)
+    region[rank, file] = number
+    allowed[rank, file] = 1
+    owner[rank][file] = number
+    for _ in range(FORCED_STEPS):
+        if control.stopped:
+            raise GenerationStopped
+        run = RegionRun(region, k, keep=2, allowed=allowed)
+        complete = run.run(2, budgets=COUNT_BUDGETS)
+        others = [found for found in run.kept() if set(found) != solution]
+        if not others:
+            if complete and run.found == 1:
+                return changed
+            break
+        used = [s for s in others[0] if s not in solution and s not in cores and s != square]
+        if not used:
+            break
+        changed += _release([rng.choice(used)], owner, allowed, cores)
+    return changed + _release([square], owner, allowed, cores)
+
+
+def _release(
+    squares: list[Square], owner: Grid, allowed: np.ndarray, cores: set[Square]
+) -> list[Square]:
+    """Take ``squares`` out of their regions, and with them any square no longer joined
+    to its region's core; the squares taken out."""
+    n = len(owner)
+    released = list(squares)
+    for file, rank in squares:
+        owner[rank][file] = -1
+    joined = set(cores)
+    frontier = list(cores)
+    while frontier:
+        frontier = [
+            (f, r)
+            for q in frontier
+            for f, r in neighbours(q, n)
+            if (f, r) not in joined and owner[r][f] == owner[q[1]][q[0]]
+        ]
+        joined.update(frontier)
+    for rank in range(n):
+        for file in range(n):
+            if (file, rank) not in joined:
+                if owner[rank][file] >= 0:
+                    released.append((file, rank))
+                owner[rank][file] = -1
+                allowed[rank, file] = 0
+    return released
+
+
+def even_out(
+    grid: Grid,
+    k: int,
+    pieces: list[Square],
+    rng: random.Random,
+    control: Control,
+    keep: Callable[[tuple[str, ...]], bool],
+) -> Grid:
+    """``grid`` with region sizes evened out, still unique: a square on the edge of a
+    region moves into a neighbouring region at least two squares smaller, when its own
+    region stays joined without it and the grid keeps exactly one solution (a move may
+    add solutions, so each is counted, limit 2); largest gaps first, until no move helps
+    or :data:`EVENING_STEPS` × n² moves were made."""
+    n = len(grid)
+    region = np.array(grid, dtype=np.int64)
+    solution = set(pieces)
+    budget = EVENING_STEPS * n * n
+    while budget > 0 and not control.stopped and _even_once(region, k, solution, rng, keep):
+        budget -= 1
+    return [[int(number) for number in row] for row in region]
+
+
+def _even_once(
+    region: np.ndarray,
+    k: int,
+    solution: set[Square],
+    rng: random.Random,
+    keep: Callable[[tuple[str, ...]], bool],
+) -> bool:
+    """Make the first move of :func:`even_out` that keeps the grid unique (and ``keep``
+    true of its rows), largest gap first; False when there is none."""
+    n = region.shape[0]
+    allowed = np.ones((n, n), dtype=np.uint8)
+    sizes = np.bincount(region.ravel(), minlength=n)
+    moves = sorted(
+        (int(sizes[target] - sizes[here]), rng.random(), (file, rank), here, target)
+        for rank in range(n)
+        for file in range(n)
+        if (file, rank) not in solution
+        for here in [int(region[rank, file])]
+        for target in {int(region[r, f]) for f, r in neighbours((file, rank), n)}
+        if sizes[here] - sizes[target] >= 2
+    )
+    for _, _, (file, rank), here, target in moves:
+        if not _joined_without(region, here, (file, rank)):
+            continue
+        region[rank, file] = target
+        if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1 and keep(
+            rows_of(region.tolist())
+        ):
+            return True
+        region[rank, file] = here
+    return False
+
+
+def _joined_without(region: np.ndarray, number: int, square: Square) -> bool:
+    """Whether region ``number`` stays in one piece (orthogonally) without ``square``."""
+    n = region.shape[0]
+    left = {
+        (f, r) for r in range(n) for f in range(n) if region[r, f] == number and (f, r) != square
+    }
+    if not left:
+        return False
+    seen = {next(iter(left))}
+    frontier = list(seen)
+    while frontier:
+        frontier = [s for q in frontier for s in neighbours(q, n) if s in left and s not in seen]
+        seen.update(frontier)
+    return len(seen) == len(left)
+
+
+def rows_of(grid: Grid) -> tuple[str, ...]:
+    """The grid as text rows, top rank first, regions named by letters and digits."""
+    return tuple("".join(LABELS[g] for g in row) for row in reversed(grid))
