@@ -125,6 +125,13 @@ def test_three_armies_agree_with_brute_force() -> None:
     assert len(assert_valid(by_sat).armies) == 3
 
 
+@pytest.mark.parametrize("n", [*range(1, 8), pytest.param(8, marks=pytest.mark.slow)])
+def test_three_armies_give_a328283(n: int) -> None:
+    result = optimize(puzzles.peaceable_queens(SQUARE(n), armies=3))
+    assert result.status is Status.OPTIMAL and result.objective == known("A328283", n)
+    assert assert_valid(result).army_sizes == (result.objective,) * 3
+
+
 @pytest.mark.parametrize("n", [16, 20])
 def test_heuristic_reaches_the_best_known_armies(n: int) -> None:
     target = known("peaceable-best-known", n)
