@@ -100,7 +100,11 @@ def main() -> int:
         unit="cube",
         redone="solved again",
     )
-    journal = Journal(args.journal, header, schema)
+    try:
+        journal = Journal(args.journal, header, schema)
+    except ValueError as error:  # another run's journal, a foreign file, or in use
+        print(f"crosscheck_bound: {error}", file=sys.stderr)
+        return 2
     pending = [cube for cube in cubes if _key(cube) not in journal.done]
     what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
     if args.white is None:

@@ -231,3 +231,18 @@ def test_the_depth_of_a_checkpoint_is_read_in_bounded_memory() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stdout) == (0, "None\n"), done.stderr[-500:]
+
+
+def test_a_chunk_key_of_another_depth_is_not_trusted(tmp_path: Path) -> None:
+    """The header pins the split depth: a record for a shorter or longer prefix (even
+    one whose hash checks) is reported and dropped."""
+    from chessplace.engines.lines.checkpoint import search_journal
+
+    header = {"rows": 6, "cols": 6, "depth": 3, "geometry": "g"}
+    path = tmp_path / "p.jsonl"
+    journal = search_journal(path, header, 10)
+    journal.record("010", 5, None)
+    journal.record("", 5, None)  # written by hand here; a run never makes such a record
+    journal.record("0101", 5, None)
+    journal.close()
+    assert set(search_journal(path, header, 10).done) == {"010"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import subprocess
 import sys
 import time
@@ -305,3 +306,32 @@ def test_many_armies_stay_small() -> None:
     assert (result.status, result.objective) == (Status.OPTIMAL, 0)
     with pytest.raises(ValueError, match="2 armies, no more"):
         puzzles.peaceable_queens(Board.square(4), armies=3, white=1)
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["[" * 100_000 + "]" * 100_000, '{"task": "0-2", "solutions": ' + "9" * 5000 + "}", "a\u2028b"],
+    ids=["deep", "long-integer", "line-separator"],
+)
+def test_a_hostile_checkpoint_line_is_one_warning_and_a_recount(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, hostile: str
+) -> None:
+    header = {"n": 5, "piece": "Q", "method": "classes", "tasks": 2, "first": "0-2"}
+    path = tmp_path / "c.jsonl"
+    written = count_journal(path, header, ["0-2", "0-3"])
+    written.record("0-2", 4, 1)
+    written.close()
+    with path.open("a", encoding="utf-8") as file:
+        file.write(hostile + "\n")
+    with caplog.at_level(logging.WARNING):
+        assert count_journal(path, header, ["0-2", "0-3"]).done == {"0-2": (4, 1)}
+    assert len(caplog.records) == 1 and "line 3" in caplog.records[0].getMessage()
+
+
+def test_a_checkpoint_that_is_not_a_regular_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main(["count", "queens", "-n", "6", "--checkpoint", str(fifo)]) == 2
+    assert "is not a file" in capsys.readouterr().err

@@ -6,6 +6,7 @@
 ('feasible', 8)
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from chessplace import puzzles
@@ -51,10 +52,13 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """The solving functions load the engines on first use: ``import chessplace``
-    (and the certificate checker beside it) loads the model only."""
-    if name in _API:
-        from chessplace import api
-
-        return getattr(api, name)
+    """The solving functions (and ``chessplace.api``) load the engines on first use:
+    ``import chessplace`` (and the certificate checker beside it) loads the model only."""
+    if name in (*_API, "api"):
+        api = importlib.import_module("chessplace.api")
+        return api if name == "api" else getattr(api, name)
     raise AttributeError(f"module 'chessplace' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_API, "api"})

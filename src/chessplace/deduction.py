@@ -30,7 +30,6 @@ from itertools import combinations
 from chessplace.board import Square, square_name
 from chessplace.regions import Regions
 
-RULES = ("touching", "unit full", "last squares", "confined", "would empty a unit")
 """Every rule, easiest first."""
 
 GRADES = ("easy", "medium", "hard")

@@ -39,6 +39,15 @@ class CheckpointMismatch(ValueError):
     """The file is not a journal, or records other work."""
 
 
+def _read(line: str) -> Any:
+    """One line as JSON; ``ValueError`` for anything unreadable (bad JSON, nesting too
+    deep, an integer too long to convert)."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 @dataclass(frozen=True)
 class Schema:
     """What one kind of journal holds.
@@ -114,10 +123,12 @@ class Journal:
 
     def _load(self) -> None:
         text = self.path.read_text(encoding="utf-8", errors="replace")
-        lines = text.splitlines()
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()  # the end of the last line, not a line
         try:
-            first = json.loads(lines[0])
-        except (json.JSONDecodeError, IndexError):
+            first = _read(lines[0])
+        except (ValueError, IndexError):
             raise CheckpointMismatch(f"{self.path} is not a chessplace checkpoint") from None
         if not isinstance(first, dict) or first.get("header") != self.header:
             found = first.get("header") if isinstance(first, dict) else first
@@ -137,19 +148,19 @@ class Journal:
         """Take one record into ``done``; the reason it is not trusted, or ``""``."""
         schema = self.schema
         try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
+            entry = _read(line)
+        except ValueError:
             return f"unreadable (cut short?); its {schema.unit} will be {schema.redone}"
         if not isinstance(entry, dict):
             return "not a record; ignored"
         key = entry.get(schema.key)
         if not isinstance(key, str) or not schema.valid_key(key):
             return f"{schema.unit} {str(key)[:40]!r} is not part of this {schema.work}; ignored"
+        if key in self.done:
+            return f"{schema.unit} {key} is recorded twice; the first record is kept"
         record = schema.record(*(entry.get(name) for name in schema.record._fields))
         if not schema.valid(record) or entry.get("check") != self._check(key, record):
             return f"{schema.unit} {key}: the record does not check; it will be {schema.redone}"
-        if key in self.done:
-            return f"{schema.unit} {key} is recorded twice; the first record is kept"
         self.done[key] = record
         return ""
 
@@ -175,7 +186,7 @@ def recorded_header(path: Path) -> dict[str, Any] | None:
     its first line holds none (opening it then says what is wrong)."""
     try:
         with path.open(encoding="utf-8", errors="replace") as file:
-            header = json.loads(file.readline(HEADER_CHARS)).get("header")
-    except (OSError, json.JSONDecodeError, AttributeError):
+            header = _read(file.readline(HEADER_CHARS)).get("header")
+    except (OSError, ValueError, AttributeError):
         return None
     return header if isinstance(header, dict) else None

@@ -75,7 +75,8 @@ def check_certificate(directory: Path) -> Verdict:
 
 def _manifest(directory: Path) -> dict[str, Any]:
     if not directory.is_dir():
-        raise NotACertificate(f"{directory}: no such directory")
+        what = "not a directory" if directory.exists() else "no such directory"
+        raise NotACertificate(f"{directory}: {what}")
     path = directory / "manifest.json"
     if not path.is_file():
         raise NotACertificate(f"{directory}: no manifest.json, not a certificate")

@@ -27,7 +27,7 @@ def list_placements(
     writes, so Ctrl-C, SIGTERM and the time limit are heard while it
     computes. A stopped listing ends with the placements so far (exit 3);
     an engine still running :data:`GRACE_SECONDS` after the stop is left
-    behind, as by :func:`supervised`.
+    behind, as by :func:`chessplace.cli.supervision.supervised`.
     """
     control = Control(arguments.time_limit)
     stream = api.solutions(problem, unique=arguments.unique, control=control, **options)

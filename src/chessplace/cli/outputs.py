@@ -37,10 +37,15 @@ def _writable_parent(path: Path) -> str | None:
     return None
 
 
+def _special_file(path: Path) -> bool:
+    """A device, a pipe or a socket: something there that is not a file or a directory."""
+    return path.exists() and not (path.is_file() or path.is_dir())
+
+
 def output_fault(arguments: argparse.Namespace) -> str | None:
     """The first output path of a command line that cannot be written, as one line."""
     checkpoint = getattr(arguments, "checkpoint", None)
-    if checkpoint and (str(checkpoint) in SPECIAL or Path(checkpoint).is_char_device()):
+    if checkpoint and (str(checkpoint) in SPECIAL or _special_file(Path(checkpoint))):
         return f"--checkpoint: {checkpoint} is not a file (a checkpoint is rewritten in place)"
     for name in ("render", "output", "checkpoint"):
         value = getattr(arguments, name, None)

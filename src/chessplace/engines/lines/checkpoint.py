@@ -42,7 +42,7 @@ def search_journal(path: Path, header: dict[str, Any], lines: int) -> Journal:
     schema = Schema(
         key="chunk",
         record=Record,
-        valid_key=lambda chunk: chunk == KNOWN or _labels(chunk, len(chunk)),
+        valid_key=lambda chunk: chunk == KNOWN or _labels(chunk, header["depth"]),
         valid=valid,
         work="search",
         unit="chunk",
