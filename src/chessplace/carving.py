@@ -29,6 +29,8 @@ SETBACKS_PER_SIDE = 4
 """Times per rank an attempt may force a square into a region when stuck."""
 FORCED_STEPS = 12
 """Squares a forced join may take back out of their regions to end the other solutions."""
+REROUTES_PER_SIDE = 2
+"""Times per rank the paths joining a region's pieces may be drawn again."""
 EVENING_STEPS = 2
 """Moves the evening of region sizes may make, per square of the grid."""
 
@@ -46,14 +48,14 @@ def carve(
     :data:`SETBACKS_PER_SIDE` × n such setbacks."""
     n = len(grid)
     region = np.array(grid, dtype=np.int64)
-    allowed = np.zeros((n, n), dtype=np.uint8)
     owner = [[-1] * n for _ in range(n)]
-    cores = _cores(grid, pieces)
+    cores = _unique_cores(grid, pieces, region, k, rng)
+    if cores is None:
+        return None
+    allowed = np.zeros((n, n), dtype=np.uint8)
     for file, rank in cores:
         allowed[rank, file] = 1
         owner[rank][file] = grid[rank][file]
-    if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) != 1:
-        return None
     pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
     rng.shuffle(pending)
     setbacks = 0
@@ -79,8 +81,34 @@ def carve(
     return owner
 
 
-def _cores(grid: Grid, pieces: list[Square]) -> set[Square]:
-    """The pieces, and in each region shortest paths that join its pieces."""
+def _unique_cores(
+    grid: Grid, pieces: list[Square], region: np.ndarray, k: int, rng: random.Random
+) -> set[Square] | None:
+    """Cores (:func:`_cores`) whose grid alone has the one solution ``pieces``: while a
+    path square holds a piece of another solution, the paths are drawn again around it
+    (for k = 1 the cores are the pieces alone); ``None`` when that does not come about."""
+    blocked: set[Square] = set()
+    solution = set(pieces)
+    n = len(grid)
+    for _ in range(REROUTES_PER_SIDE * n):
+        cores = _cores(grid, pieces, blocked)
+        if cores is None:
+            return None
+        allowed = np.zeros((n, n), dtype=np.uint8)
+        for file, rank in cores:
+            allowed[rank, file] = 1
+        run = RegionRun(region, k, keep=2, allowed=allowed)
+        complete = run.run(2, budgets=COUNT_BUDGETS)
+        others = [found for found in run.kept() if set(found) != solution]
+        if not others:
+            return cores if complete and run.found == 1 else None
+        blocked.add(rng.choice([s for s in others[0] if s not in solution]))
+    return None
+
+
+def _cores(grid: Grid, pieces: list[Square], blocked: set[Square]) -> set[Square] | None:
+    """The pieces, and in each region shortest paths that join its pieces without
+    passing ``blocked``; ``None`` when ``blocked`` cuts a region's pieces apart."""
     n = len(grid)
     core = set(pieces)
     for piece in pieces:
@@ -92,10 +120,12 @@ def _cores(grid: Grid, pieces: list[Square]) -> set[Square]:
             ahead = []
             for square in frontier:
                 for f, r in neighbours(square, n):
-                    if grid[r][f] == region and (f, r) not in came:
+                    if grid[r][f] == region and (f, r) not in came and (f, r) not in blocked:
                         came[(f, r)] = square
                         ahead.append((f, r))
             frontier = ahead
+        if not targets <= set(came):
+            return None
         for target in targets:
             step: Square | None = target
             while step is not None:
