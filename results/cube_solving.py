@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Iterator, Sequence
 
@@ -11,6 +12,12 @@ CLAUSES: list[Sequence[int]] = []
 
 Solved = tuple[tuple[int, ...], list[int] | None, float]
 """A cube, its model (``None``: unsatisfiable) and the seconds it took."""
+
+
+def _deaf() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends the pool (PySAT would otherwise
+    turn the signal into its own error inside a solve)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def _solve(cube: tuple[int, ...]) -> Solved:
@@ -28,5 +35,5 @@ def solved(
 ) -> Iterator[Solved]:
     """Each cube under ``clauses``, as the workers finish them (forked, one per worker)."""
     CLAUSES[:] = clauses
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
         yield from pool.imap_unordered(_solve, cubes)
