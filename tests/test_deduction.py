@@ -43,6 +43,16 @@ def test_solve_reports_the_difficulty_by_the_rules(tmp_path: Path, capsys) -> No
     assert "needs guessing after" in capsys.readouterr().out
 
 
+def test_solve_grades_grids_up_to_30_a_side_only() -> None:
+    """Past 30×30 the rules would take seconds on top of a millisecond solve."""
+    from string import ascii_letters
+
+    stripes = lambda n: [ascii_letters[i] * n for i in range(n)]  # noqa: E731
+    assert api.solve(region_puzzle("queens-game", stripes(30))).difficulty is not None
+    big = api.solve(region_puzzle("queens-game", stripes(31)))
+    assert big.placement is not None and big.difficulty is None
+
+
 GENERATED = [("queens-game", n, None, seed) for n in (6, 7, 8) for seed in (1, 2, 3)] + [
     ("star-battle", 8, 2, seed) for seed in (1, 2)
 ]

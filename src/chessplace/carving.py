@@ -97,12 +97,10 @@ def _unique_cores(
         allowed = np.zeros((n, n), dtype=np.uint8)
         for file, rank in cores:
             allowed[rank, file] = 1
-        run = RegionRun(region, k, keep=2, allowed=allowed)
-        complete = run.run(2, budgets=COUNT_BUDGETS)
-        others = [found for found in run.kept() if set(found) != solution]
-        if not others:
-            return cores if complete and run.found == 1 else None
-        blocked.add(rng.choice([s for s in others[0] if s not in solution]))
+        other = _another_solution(region, k, allowed, solution)
+        if not other:
+            return cores if other is not None else None
+        blocked.add(rng.choice([s for s in other if s not in solution]))
     return None
 
 
@@ -190,18 +188,29 @@ def _forced(
     for _ in range(FORCED_STEPS):
         if control.stopped:
             raise GenerationStopped
-        run = RegionRun(region, k, keep=2, allowed=allowed)
-        complete = run.run(2, budgets=COUNT_BUDGETS)
-        others = [found for found in run.kept() if set(found) != solution]
-        if not others:
-            if complete and run.found == 1:
+        other = _another_solution(region, k, allowed, solution)
+        if not other:
+            if other is not None:
                 return changed
             break
-        used = [s for s in others[0] if s not in solution and s not in cores and s != square]
+        used = [s for s in other if s not in solution and s not in cores and s != square]
         if not used:
             break
         changed += _release([rng.choice(used)], owner, allowed, cores)
     return changed + _release([square], owner, allowed, cores)
+
+
+def _another_solution(
+    region: np.ndarray, k: int, allowed: np.ndarray, solution: set[Square]
+) -> list[Square] | None:
+    """A solution of the grid other than ``solution``; ``[]`` when the count proves
+    ``solution`` the only one, ``None`` when the count was too slow to tell."""
+    run = RegionRun(region, k, keep=2, allowed=allowed)
+    complete = run.run(2, budgets=COUNT_BUDGETS)
+    others = [found for found in run.kept() if set(found) != solution]
+    if others:
+        return others[0]
+    return [] if complete and run.found == 1 else None
 
 
 def _release(

@@ -125,7 +125,7 @@ def _verify(arguments: argparse.Namespace) -> int:
     if arguments.render:
         draw(arguments, placement, conflicts=True)
     if arguments.json:
-        report: dict[str, Any] = {
+        data: dict[str, Any] = {
             "task": "verify",
             "puzzle": problem.puzzle,
             "rows": problem.board.rows,
@@ -135,8 +135,8 @@ def _verify(arguments: argparse.Namespace) -> int:
             "violations": [str(v) for v in violations],
         }
         if problem.regions is not None:
-            report |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
-        print(json.dumps(report | {"pieces": placement_pieces(placement)}, indent=2))
+            data |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
+        print(json.dumps(data | {"pieces": placement_pieces(placement)}, indent=2))
     else:
         print(render_text(placement, arguments.ascii))
         for violation in violations:
