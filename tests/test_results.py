@@ -11,11 +11,17 @@ import pytest
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
+from chessplace.jsonio import placement_from_data
 from chessplace.placement import Placement
 from chessplace.reference import known
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 CLASS_FILES = sorted((RESULTS / "a260680").glob("n*.json"), key=lambda p: int(p.stem[1:]))
+TERM_FILES = sorted(
+    path
+    for sequence in ("a250000", "a279405", "a308632")
+    for path in (RESULTS / sequence).glob("n*.json")
+)
 
 
 def _placements(data: dict) -> list[Placement]:  # type: ignore[type-arg]
@@ -79,3 +85,26 @@ def test_the_bound_cross_check_confirms_an_optimum_and_refutes_one_too_low(
         script, *options, "--journal", str(tmp_path / "low.jsonl"), "--optimum", str(optimum - 1)
     )
     assert low.returncode == 1 and "REFUTED" in low.stdout and "broken: ()" in low.stdout
+
+
+@pytest.mark.parametrize("path", TERM_FILES, ids=[f"{p.parent.name}-{p.stem}" for p in TERM_FILES])
+def test_every_published_term_has_a_witness_that_verifies(path: Path) -> None:
+    record = json.loads(path.read_text())
+    answer = record["answer"]
+    sequence, n = path.parent.name.upper(), int(path.stem[1:])
+    assert answer["rows"] == answer["cols"] == n
+    torus = sequence == "A279405"
+    assert answer.get("torus", False) is torus
+    white = known("A250000", n) if sequence == "A308632" else None
+    problem = puzzles.peaceable_queens(Board.square(n, torus), white=white)
+    placement = placement_from_data(problem, answer)
+    assert placement.verify() == ()
+    assert record["status"] == answer["status"] == "optimal"
+    assert record["verify"].startswith("valid")
+    value = record["value"]
+    if sequence == "A308632":  # the black army beside a(n) white queens
+        assert placement.army_sizes == (white, value)
+    else:
+        assert placement.army_sizes == (value, value)
+    if known(sequence, n) is not None:
+        assert value == known(sequence, n)
