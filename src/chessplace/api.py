@@ -31,6 +31,9 @@ from chessplace.result import Result, Status
 GRADED_SIDE = 30
 """The largest region grid ``solve`` grades: the rules take 0.2 s on 30×30 stripes
 and 3 s on 62×62 (their confined rule tries combinations of units)."""
+GRADING_SECONDS = 5.0
+"""The longest ``solve`` spends grading its answer (a grid that needs guessing has
+every square tried by the ``short chain`` rule); past it the answer has no grade."""
 
 
 class BadRequest(ValueError):
@@ -93,11 +96,15 @@ def solve(
     answer (up to :data:`GRADED_SIDE` a side) carries its difficulty by the human rules
     (:func:`explain`)."""
     _require_count(problem, "solve", "or optimize")
-    result = _run(problem, Task.SOLVE, solver, control or Control(time_limit), options)
+    control = control or Control(time_limit)
+    result = _run(problem, Task.SOLVE, solver, control, options)
     regions = problem.regions
     if regions is None or result.placement is None or regions.size > GRADED_SIDE:
         return result
-    found = explain_from(regions)
+    deadline = time.perf_counter() + GRADING_SECONDS
+    found = explain_from(regions, stop=lambda: control.stopped or time.perf_counter() > deadline)
+    if found.stopped:  # the grade is unknown: the answer goes without it
+        return result
     return replace(result, difficulty=(found.grade, len(found.steps)))
 
 
@@ -255,7 +262,7 @@ def generate(
     def grade_of(rows: tuple[str, ...]) -> str:  # a grid's rows are graded once
         regions = build(rows).regions
         assert regions is not None
-        return explain_from(regions).grade
+        return explain_from(regions, stop=lambda: control.stopped).grade
 
     def by_rules(rows: tuple[str, ...]) -> bool:
         return grade_of(rows) != GUESSING
