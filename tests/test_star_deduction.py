@@ -1,0 +1,111 @@
+"""Star Battle deduction: room with pieces apart, the rules built on it, and a
+short "what if" chain; every step agrees with the grid's one solution."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from chessplace import api
+from chessplace.board import Square
+from chessplace.deduction import explain_from as explain
+from chessplace.puzzles import region_puzzle
+from chessplace.regions import touching
+from chessplace.room import EXACT_SQUARES, capacity
+
+STAR_GRID = (  # a 10×10 two-star grid (made by the generator) with one solution
+    "AAABCCCCCC",
+    "AAABBBBBCC",
+    "AAABBEFBCD",
+    "AAEEEEFBDD",
+    "EEEEGEFFFD",
+    "EHHEGGGGFF",
+    "HHHGGGGGFF",
+    "HHHJIIIIIF",
+    "HJJJJIIIFF",
+    "HHJJJJJIII",
+)
+
+
+def _most_apart(squares: list[Square]) -> int:
+    """Brute force: the largest subset with no two squares touching."""
+    for size in range(len(squares), 0, -1):
+        for chosen in combinations(squares, size):
+            if not any(touching(a, b) for a, b in combinations(chosen, 2)):
+                return size
+    return 0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_room_is_exact_on_small_sets(seed: int) -> None:
+    rng = random.Random(seed)
+    side = rng.choice([3, 4, 5])
+    cells = [(f, r) for f in range(side) for r in range(side)]
+    squares = rng.sample(cells, rng.randint(0, min(len(cells), 11)))
+    assert capacity(frozenset(squares)) == _most_apart(squares)
+
+
+def test_room_on_lines_and_line_pairs() -> None:
+    assert capacity(frozenset({(0, 0), (1, 0), (2, 0)})) == 2  # three in a row: the ends
+    assert capacity(frozenset({(0, 0), (1, 0)})) == 1
+    two_ranks = frozenset((f, r) for f in range(10) for r in (4, 5))
+    assert capacity(two_ranks) == 5  # five 2×2 blocks
+    assert capacity(frozenset((0, r) for r in (0, 2, 4, 6))) == 4
+
+
+def test_room_of_a_large_set_is_an_upper_bound() -> None:
+    rng = random.Random(7)
+    squares = rng.sample([(f, r) for f in range(12) for r in range(12)], EXACT_SQUARES + 5)
+    picked: list[Square] = []  # a greedy non-touching subset: a lower bound
+    for square in sorted(squares):
+        if not any(touching(square, other) for other in picked):
+            picked.append(square)
+    assert capacity(frozenset(squares)) >= len(picked)
+
+
+def _check_steps(rows: tuple[str, ...], stars: int) -> None:
+    problem = region_puzzle("star-battle", rows, stars)
+    assert problem.regions is not None
+    found = list(api.solutions(problem))
+    assert len(found) == 1
+    solution = set(found[0].armies[0])
+    explained = explain(problem.regions)
+    for step in explained.steps:
+        assert set(step.places) <= solution, step
+        assert not set(step.empties) & solution, step
+    assert explained.solved and set(explained.pieces) == solution
+
+
+def test_a_line_holding_one_of_two_stars_is_not_confined_wrongly() -> None:
+    """Ranks 7–9 lie within regions A, B, E here while rank 8 already holds a star:
+    the ranks need five more, not six, so A, B and E's other squares keep theirs."""
+    _check_steps(STAR_GRID, 2)
+
+
+def test_the_star_rules_all_fire_and_stay_sound() -> None:
+    problem = region_puzzle("star-battle", STAR_GRID, 2)
+    assert problem.regions is not None
+    rules = {step.rule for step in explain(problem.regions).steps}
+    assert {"would cramp a unit", "short chain", "confined", "tight room"} <= rules
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_two_star_grids_are_solved_by_the_rules(seed: int) -> None:
+    made = api.generate("star-battle", 10, stars=2, seed=seed, difficulty="hard")
+    assert made.placement is not None and made.placement.problem.regions is not None
+    rows = made.placement.problem.regions.rows
+    assert made.note.endswith("difficulty: hard")
+    found = explain(made.placement.problem.regions)
+    assert found.solved and found.grade == "hard"
+    assert set(found.pieces) == set(made.placement.armies[0])
+    _check_steps(rows, 2)
+
+
+def test_a_stop_cuts_grading_short() -> None:
+    problem = region_puzzle("star-battle", STAR_GRID, 2)
+    assert problem.regions is not None
+    calls = []
+    cut = explain(problem.regions, stop=lambda: len(calls) > 3 or bool(calls.append(1)))
+    assert cut.stopped and not cut.solved and len(cut.steps) <= 4
