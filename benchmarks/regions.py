@@ -4,7 +4,8 @@ For each size a grid is generated (fixed seeds), then the preferred engine
 (the compiled region search) and CP-SAT each count its solutions up to 2
 (CP-SAT enumerates, stopping is not needed: a unique grid has one). Times are
 medians of a few runs after a warm-up (Numba's load and CP-SAT's import are
-start-up, not solving). Generation is timed per seed.
+start-up, not solving). Generation is timed per seed, with and without a difficulty (the plain
+generation is the baseline), and the rules' grading of each grid on its own.
 
 Targets (issue 13): 10×10 Queens game solved and proven unique < 20 ms,
 17×17 < 1 s, 10×10 2-star Star Battle < 0.2 s; generating a unique 9×9
@@ -32,6 +33,8 @@ SOLVE_CASES = (
 GENERATE_SECONDS = 60.0
 """How long a grid to solve may take to generate (17×17 often takes longer: skipped)."""
 GENERATE_CASES = (("queens-game", 9, None, 2.0), ("star-battle", 10, 2, 10.0))
+GRADED_CASES = (("queens-game", 9, None, "hard"), ("star-battle", 10, 2, "hard"))
+"""Generation with ``difficulty``: the grid must be solved by the rules at that grade."""
 
 
 def timed(work: Callable[[], object], runs: int) -> float:
@@ -85,6 +88,37 @@ def main() -> None:
         print(
             f"{puzzle:<14}{n:>4}{stars or 1:>3}  {statistics.median(seconds):>8.3f}  "
             f"{max(seconds):>8.3f}  {target:>7g}"
+        )
+    print()
+    graded(seeds)
+
+
+def graded(seeds: int) -> None:
+    """Generation at a difficulty against plain generation (same seeds), and the time
+    the rules take to grade the grid made."""
+    print("generate at a difficulty (s per seed: median, worst) against plain generation")
+    print(
+        f"{'puzzle':<14}{'n':>4}{'k':>3}  {'grade':<6}  {'median':>8}  {'worst':>8}  "
+        f"{'plain':>8}  {'grading':>8}"
+    )
+    for puzzle, n, stars, grade in GRADED_CASES:
+        at_grade, plain, grading = [], [], []
+        for seed in range(seeds):
+            started = time.perf_counter()
+            made = api.generate(puzzle, n, stars=stars, seed=seed, difficulty=grade)
+            at_grade.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            api.generate(puzzle, n, stars=stars, seed=seed)
+            plain.append(time.perf_counter() - started)
+            assert made.placement is not None
+            started = time.perf_counter()
+            found = api.explain(made.placement.problem)
+            grading.append(time.perf_counter() - started)
+            assert found.solved and found.grade == grade
+        print(
+            f"{puzzle:<14}{n:>4}{stars or 1:>3}  {grade:<6}  {statistics.median(at_grade):>8.3f}  "
+            f"{max(at_grade):>8.3f}  {statistics.median(plain):>8.3f}  "
+            f"{statistics.median(grading):>8.3f}"
         )
 
 
