@@ -109,3 +109,19 @@ def test_a_stop_cuts_grading_short() -> None:
     calls = []
     cut = explain(problem.regions, stop=lambda: len(calls) > 3 or bool(calls.append(1)))
     assert cut.stopped and not cut.solved and len(cut.steps) <= 4
+
+
+def test_explain_and_hint_honour_a_time_limit(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """30×30 stripes with two stars per line have many solutions: the short chain
+    would try all 900 squares; the time limit stops it with exit 3 and one line."""
+    from string import ascii_letters
+
+    from chessplace.cli import main
+
+    grid = tmp_path / "stripes.txt"
+    grid.write_text("\n".join(ascii_letters[i] * 30 for i in range(30)) + "\n")
+    for command in ("explain", "hint"):
+        arguments = [command, "star-battle", "--stars", "2", "--grid", str(grid)]
+        assert main([*arguments, "--time-limit", "0.3"]) == 3
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "stopped" in err[0]

@@ -293,16 +293,20 @@ def _rows(placement: Placement) -> tuple[str, ...]:
     return regions.rows
 
 
-def explain(problem: Problem, placement: Placement | None = None) -> Explanation:
+def explain(
+    problem: Problem, placement: Placement | None = None, control: Control | None = None
+) -> Explanation:
     """A region puzzle solved step by step by named human rules (see
-    :mod:`chessplace.deduction`), from the pieces of ``placement`` when given."""
+    :mod:`chessplace.deduction`), from the pieces of ``placement`` when given; a
+    ``control`` that stops (time limit, stop request) cuts it short (``stopped``)."""
     if problem.regions is None:
         raise BadRequest(f"explain and hint take {' and '.join(REGION_PUZZLES)} grids")
     placed = tuple(placement.armies[0]) if placement is not None else ()
     start = State(problem.regions, dict.fromkeys(placed, True))
     if start.broken():
         raise BadRequest("the pieces placed already break a rule (run verify to see which)")
-    return explain_from(problem.regions, placed)
+    stop = (lambda: control.stopped) if control is not None else (lambda: False)
+    return explain_from(problem.regions, placed, stop)
 
 
 def _checked_stream(

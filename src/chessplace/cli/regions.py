@@ -13,6 +13,7 @@ from chessplace.board import square_name
 from chessplace.cli.argtypes import ascii_int, positive_float, positive_int
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
 from chessplace.cli.supervision import supervised
+from chessplace.control import Control
 from chessplace.deduction import GRADES, Explanation
 from chessplace.jsonio import read_placement, result_json
 from chessplace.problem import Problem
@@ -154,6 +155,13 @@ def add_explain_parsers(commands: Any) -> None:
         parser.add_argument("puzzle", help=f"one of: {', '.join(REGION_PUZZLES)}")
         add_grid_arguments(parser)
         parser.add_argument("--json", action="store_true", help="print the steps as JSON")
+        parser.add_argument(
+            "--time-limit",
+            type=positive_float,
+            metavar="S",
+            help="stop the rules after S seconds (a large Star Battle grid that needs "
+            "guessing has every square tried)",
+        )
     hint.add_argument(
         "--placed",
         metavar="FILE",
@@ -164,7 +172,9 @@ def add_explain_parsers(commands: Any) -> None:
 def explain_command(arguments: argparse.Namespace) -> int:
     """``chessplace explain``: each step with its rule, then the grade."""
     problem = _region_problem(arguments)
-    found = api.explain(problem)
+    found = api.explain(problem, control=Control(arguments.time_limit))
+    if found.stopped:
+        return _stopped(arguments, found)
     if arguments.json:
         print(json.dumps(_explanation_json(problem, found), indent=2))
     else:
@@ -181,8 +191,10 @@ def hint_command(arguments: argparse.Namespace) -> int:
     placement = None
     if arguments.placed is not None:
         placement = read_placement(problem, read_grid(arguments.placed))
-    found = api.explain(problem, placement)
+    found = api.explain(problem, placement, Control(arguments.time_limit))
     step = found.steps[0] if found.steps else None
+    if step is None and found.stopped:
+        return _stopped(arguments, found)
     if arguments.json:
         data = {"task": "hint", "step": step.to_json() if step else None}
         print(json.dumps(data, indent=2))
@@ -193,6 +205,18 @@ def hint_command(arguments: argparse.Namespace) -> int:
     else:
         print("no rule applies here: the next move needs a guess")
     return EXIT_OK if step is not None or found.solved else EXIT_NO
+
+
+def _stopped(arguments: argparse.Namespace, found: Explanation) -> int:
+    """The rules were stopped (time limit or a stop request) before they finished."""
+    print(
+        f"chessplace: the rules were stopped after {len(found.steps)} steps "
+        f"(--time-limit {arguments.time_limit:g})"
+        if arguments.time_limit
+        else f"chessplace: the rules were stopped after {len(found.steps)} steps",
+        file=sys.stderr,
+    )
+    return EXIT_STOPPED
 
 
 def _region_problem(arguments: argparse.Namespace) -> Problem:

@@ -115,7 +115,10 @@ def hint(request: PlacementRequest, control: Control) -> Answer:
     places a piece (with the rules before it), and the grid's difficulty."""
     placement = _placement(request)
     problem = placement.problem
-    found = api.explain(problem, placement)
+    found = api.explain(problem, placement, control)
+    whole = api.explain(problem, control=control)
+    if found.stopped or whole.stopped:
+        raise Refused(503, f"the rules were stopped after {control.elapsed():.0f} s")
     ahead = found.next_piece
     return _json(
         {
@@ -126,7 +129,7 @@ def hint(request: PlacementRequest, control: Control) -> Answer:
             if ahead is None
             else {"step": ahead[0].to_json(), "after": [step.rule for step in ahead[1]]},
             "solved": found.solved and not found.steps,
-            "difficulty": api.explain(problem).grade,
+            "difficulty": whole.grade,
         }
     )
 
