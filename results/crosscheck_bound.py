@@ -17,7 +17,10 @@ placement beyond the claim: it is checked with ``verify`` and printed (exit 1).
 
 Refuted cubes are written to ``--journal`` (a checkpoint journal, as the
 engines keep), so a stopped run resumes where it was; the journal's header
-pins the formula by a hash of its clauses. The SAT answers are not
+pins the formula by a hash of its clauses. ``--refine COARSER`` reads the
+journal of a run with fewer ``--cube-lines`` on the same formula: a cube whose
+first colours form a cube refuted there is covered already, so a hard coarse
+cube left over can be split into finer ones and only those are solved. The SAT answers are not
 proof-logged: this is a second computation by another algorithm, not a
 certificate.
 """
@@ -35,7 +38,7 @@ from typing import NamedTuple
 from cube_solving import solved
 
 from chessplace import Board, puzzles, square_name
-from chessplace.journal import Journal, Schema
+from chessplace.journal import Journal, Schema, recorded_header
 from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.problem import Problem
 
@@ -58,6 +61,39 @@ def _key(cube: tuple[int, ...]) -> str:
     return "".join("1" if literal > 0 else "0" for literal in cube)
 
 
+def _schema(keys: set[str]) -> Schema:
+    return Schema(
+        key="cube",
+        record=Refuted,
+        valid_key=keys.__contains__,
+        valid=lambda record: isinstance(record.seconds, float) and record.seconds >= 0,
+        work="cross-check",
+        unit="cube",
+        redone="solved again",
+    )
+
+
+def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refuted]:
+    """The cubes refuted in a coarser run's journal on the same formula (each record
+    checked as a resumed run checks it)."""
+    found = recorded_header(path)
+    if found is None:
+        raise ValueError(f"{path} is not a cross-check journal")
+    cubes = found.get("cubes")
+    same = {k: v for k, v in found.items() if k != "cubes"} == {
+        k: v for k, v in header.items() if k != "cubes"
+    }
+    if not same or not isinstance(cubes, int) or cubes < 2 or cubes & (cubes - 1):
+        raise ValueError(f"{path} is not a cross-check of the same formula")
+    if cubes >= fine:
+        raise ValueError(f"{path} has {cubes:,} cubes: refine it with more --cube-lines")
+    width = cubes.bit_length() - 1
+    keys = {"".join(signs) for signs in itertools.product("10", repeat=width)}
+    coarse = Journal(path, found, _schema(keys))
+    coarse.close()
+    return dict(coarse.done)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, required=True, help="board side")
@@ -67,6 +103,7 @@ def main() -> int:
     parser.add_argument("--cube-lines", type=int, default=8, help="line colours per cube")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--journal", type=Path, required=True, help="refuted cubes, resumable")
+    parser.add_argument("--refine", type=Path, help="a coarser run's journal: its cubes count")
     args = parser.parse_args()
     problem = beyond(args.n, args.torus, args.optimum, args.white)
     started = time.perf_counter()
@@ -90,22 +127,18 @@ def main() -> int:
         "cubes": len(cubes),
         "formula": digest.hexdigest(),
     }
-    keys = {_key(cube) for cube in cubes}
-    schema = Schema(
-        key="cube",
-        record=Refuted,
-        valid_key=keys.__contains__,
-        valid=lambda record: isinstance(record.seconds, float) and record.seconds >= 0,
-        work="cross-check",
-        unit="cube",
-        redone="solved again",
-    )
     try:
-        journal = Journal(args.journal, header, schema)
+        coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
+        journal = Journal(args.journal, header, _schema({_key(cube) for cube in cubes}))
     except ValueError as error:  # another run's journal, a foreign file, or in use
         print(f"crosscheck_bound: {error}", file=sys.stderr)
         return 2
-    pending = [cube for cube in cubes if _key(cube) not in journal.done]
+    prefix = len(next(iter(coarse), ""))  # the coarser run's cube lines
+    covered = {
+        _key(cube): coarse[_key(cube)[:prefix]] for cube in cubes if _key(cube)[:prefix] in coarse
+    }
+    done = {**covered, **journal.done}
+    pending = [cube for cube in cubes if _key(cube) not in done]
     what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
     if args.white is None:
         claim, past = f"{args.optimum} each", f"{args.optimum + 1} each"
@@ -114,12 +147,13 @@ def main() -> int:
         past = f"{args.white} white with {args.optimum + 1} black"
     print(
         f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
-        f"{len(cubes):,} cubes, {len(cubes) - len(pending):,} refuted before",
+        f"{len(cubes):,} cubes, {len(cubes) - len(pending):,} refuted before"
+        + (f" ({len(covered):,} by {args.refine})" if args.refine else ""),
         flush=True,
     )
-    slowest = max((r.seconds for r in journal.done.values()), default=0.0)
+    slowest = max((r.seconds for r in done.values()), default=0.0)
     try:
-        for done, (cube, model, seconds) in enumerate(solved(clauses, pending, args.workers), 1):
+        for count, (cube, model, seconds) in enumerate(solved(clauses, pending, args.workers), 1):
             if model is not None:
                 found = formula.decode(model)
                 broken = found.verify()
@@ -128,17 +162,16 @@ def main() -> int:
                     print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
                 return 1
             journal.record(_key(cube), seconds)
+            done[_key(cube)] = Refuted(seconds)
             slowest = max(slowest, seconds)
-            if done % max(1, len(pending) // 20) == 0 or seconds > 60:
-                print(f"{len(journal.done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+            if count % max(1, len(pending) // 20) == 0 or seconds > 60:
+                print(f"{len(done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
     except KeyboardInterrupt:
-        print(
-            f"stopped: {len(journal.done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}"
-        )
+        print(f"stopped: {len(done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}")
         return 3
     finally:
         journal.close()
-    spent = sum(r.seconds for r in journal.done.values())
+    spent = sum(r.seconds for r in {**coarse, **journal.done}.values())
     print(
         f"confirmed: {what}, no {past}: "
         f"{len(cubes):,} cubes unsatisfiable, slowest {slowest:.1f} s, {spent:.0f} CPU-s in the "

@@ -108,3 +108,32 @@ def test_every_published_term_has_a_witness_that_verifies(path: Path) -> None:
         assert placement.army_sizes == (value, value)
     if known(sequence, n) is not None:
         assert value == known(sequence, n)
+
+
+def test_a_coarse_cross_check_is_refined_where_it_stopped(tmp_path: Path) -> None:
+    """The cubes refuted at 2 lines cover 4 each at 4 lines; one left out is solved
+    as its 4 finer cubes. A journal of another formula is refused (exit 2)."""
+    script = str(RESULTS / "crosscheck_bound.py")
+    coarse, partial, fine = (tmp_path / name for name in ("c2.jsonl", "c2p.jsonl", "c4.jsonl"))
+    claim = ["-n", "7", "--optimum", "7"]
+    assert _run(script, *claim, "--cube-lines", "2", "--journal", str(coarse)).returncode == 0
+    partial.write_text("".join(coarse.read_text().splitlines(keepends=True)[:-1]))
+    refined = _run(
+        script, *claim, "--cube-lines", "4", "--journal", str(fine), "--refine", str(partial)
+    )
+    assert refined.returncode == 0 and "12 refuted before" in refined.stdout, refined.stdout
+    assert "confirmed:" in refined.stdout and len(fine.read_text().splitlines()) == 1 + 4
+    other = _run(
+        script,
+        "-n",
+        "7",
+        "--optimum",
+        "6",
+        "--cube-lines",
+        "4",
+        "--journal",
+        str(tmp_path / "o.jsonl"),
+        "--refine",
+        str(coarse),
+    )
+    assert other.returncode == 2 and "same formula" in other.stderr
