@@ -261,7 +261,7 @@ def test_export_and_certificates_refuse_regions(
     """Neither the exported models nor the certified formula hold regions: saying so
     beats writing a model or a certificate of a different puzzle."""
     grid = tmp_path / "grid.txt"
-    grid.write_text("AAB\nCAB\nCCB\n", encoding="utf-8")
+    grid.write_text("AAAA\nBBBB\nCCCC\nDDDD\n", encoding="utf-8")
     argv = tuple(str(tmp_path / a) if a == "cert" else a for a in argv)
     code, out, err = _run(capsys, *argv, "--grid", str(grid))
     assert (code, out) == (2, "")
@@ -275,7 +275,7 @@ def test_the_certified_formula_refuses_regions() -> None:
     from chessplace.certificates.writer import CannotCertify, spec_of
 
     with pytest.raises(CannotCertify, match="region puzzles"):
-        spec_of(_queens(("AAB", "CAB", "CCB")))
+        spec_of(_queens(("AAAA", "BBBB", "CCCC", "DDDD")))
 
 
 def test_a_board_drawn_on_digit_labels_reads_back(

@@ -125,3 +125,44 @@ def test_explain_and_hint_honour_a_time_limit(tmp_path, capsys) -> None:  # type
         assert main([*arguments, "--time-limit", "0.3"]) == 3
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "stopped" in err[0]
+
+
+@pytest.mark.parametrize(("n", "stars"), [(3, 1), (7, 2), (11, 3)])
+def test_sizes_whose_odd_files_would_stay_empty_are_refused(n: int, stars: int) -> None:
+    """On an odd side with 2K = (n + 1) / 2, two neighbouring rows need every file
+    a, c, e, …, so b, d, … get no piece: no such grid has a solution. A brute force
+    over the rows of 7×7 with 2 per row agrees."""
+    from chessplace.regions import check_room
+
+    with pytest.raises(ValueError, match="leaves no room"):
+        check_room(n, stars)
+    with pytest.raises(ValueError, match="leaves no room"):
+        api.generate(
+            "star-battle" if stars > 1 else "queens-game", n, stars=stars if stars > 1 else None
+        )
+    rows = [r for r in combinations(range(7), 2) if r[1] - r[0] > 1]
+    counts = [0] * 7
+
+    def fill(depth: int, previous: tuple[int, ...]) -> bool:
+        if depth == 7:
+            return all(c == 2 for c in counts)
+        for row in rows:
+            if any(abs(a - b) <= 1 for a in row for b in previous) or any(
+                counts[f] >= 2 for f in row
+            ):
+                continue
+            for f in row:
+                counts[f] += 1
+            if fill(depth + 1, row):
+                return True
+            for f in row:
+                counts[f] -= 1
+        return False
+
+    assert not fill(0, ())
+
+
+def test_twelve_by_twelve_three_stars_still_fit() -> None:
+    from chessplace.regions import check_room
+
+    check_room(12, 3)  # raises nothing: 12×12 3-star grids exist

@@ -148,7 +148,8 @@ def _check_room(regions: Regions) -> None:
 
 def check_room(n: int, k: int) -> None:
     """Raise ``ValueError`` unless ``k`` non-touching pieces fit in a row of an n×n grid
-    and twice as many in two neighbouring rows."""
+    and twice as many in two neighbouring rows, leaving some for every file (when two
+    rows need all (n + 1) / 2 of their room, on an odd n, only files a, c, e, … get any)."""
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise ValueError(f"stars per row must be a positive integer, not {k!r}")
     if 2 * k - 1 > n:
@@ -158,6 +159,11 @@ def check_room(n: int, k: int) -> None:
         raise ValueError(
             f"two neighbouring rows of {n} squares hold at most {pair_room} non-touching "
             f"pieces, not the {2 * k} that {k} per row needs"
+        )
+    if n > 1 and 2 * k == pair_room and n % 2 == 1:
+        raise ValueError(
+            f"{k} per row of {n} leaves no room: two neighbouring rows need all {pair_room} "
+            "of the odd-numbered files (a, c, e, …), so the others get none"
         )
 
 
