@@ -3,6 +3,7 @@ short "what if" chain; every step agrees with the grid's one solution."""
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import combinations
 
@@ -166,3 +167,44 @@ def test_twelve_by_twelve_three_stars_still_fit() -> None:
     from chessplace.regions import check_room
 
     check_room(12, 3)  # raises nothing: 12×12 3-star grids exist
+
+
+def test_hint_refuses_pieces_off_the_board(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from chessplace.cli import main
+
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(STAR_GRID) + "\n")
+    placed = tmp_path / "placed.json"
+    for square in ("k1", "z99"):
+        placed.write_text(json.dumps({"pieces": [{"square": square}]}))
+        arguments = ["hint", "star-battle", "--stars", "2", "--grid", str(grid)]
+        assert main([*arguments, "--placed", str(placed)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"{square} is off the 10×10 board" in err[0]
+
+
+def test_grids_read_from_a_json_answer_and_past_a_byte_order_mark(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from chessplace.cli import main
+
+    made = api.generate("star-battle", 10, stars=2, seed=1)
+    assert made.placement is not None and made.placement.problem.regions is not None
+    rows = made.placement.problem.regions.rows
+    answer = tmp_path / "made.json"
+    assert (
+        main(["generate", "star-battle", "-n", "10", "--stars", "2", "--seed", "1", "--json"]) == 0
+    )
+    answer.write_text(capsys.readouterr().out)
+    bom = tmp_path / "bom.txt"
+    bom.write_text("\ufeff" + "\n".join(rows) + "\n", encoding="utf-8")
+    for path in (answer, bom):
+        assert main(["solve", "star-battle", "--stars", "2", "--grid", str(path), "--json"]) == 0
+        assert tuple(json.loads(capsys.readouterr().out)["grid"]) == rows
+
+
+def test_an_unmet_difficulty_is_named_when_generation_stops(capsys) -> None:  # type: ignore[no-untyped-def]
+    from chessplace.cli import main
+
+    arguments = ["generate", "star-battle", "-n", "10", "--stars", "2", "--seed", "1"]
+    assert main([*arguments, "--difficulty", "easy", "--time-limit", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "before a unique grid the rules solve at 'easy' was made" in err

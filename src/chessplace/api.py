@@ -16,6 +16,7 @@ from functools import cache
 from itertools import islice
 from typing import Any
 
+from chessplace.board import square_name
 from chessplace.carving import GenerationStopped
 from chessplace.control import Control
 from chessplace.deduction import GRADES, GUESSING, Explanation, State, explain_from
@@ -302,6 +303,10 @@ def explain(
     if problem.regions is None:
         raise BadRequest(f"explain and hint take {' and '.join(REGION_PUZZLES)} grids")
     placed = tuple(placement.armies[0]) if placement is not None else ()
+    off = [square for square in placed if not problem.board.contains(square)]
+    if off:
+        size = f"{problem.board.rows}×{problem.board.cols}"
+        raise BadRequest(f"a piece placed on {square_name(off[0])} is off the {size} board")
     start = State(problem.regions, dict.fromkeys(placed, True))
     if start.broken():
         raise BadRequest("the pieces placed already break a rule (run verify to see which)")

@@ -84,16 +84,21 @@ class Regions:
 
 
 def parse_grid(source: str | Sequence[str]) -> tuple[str, ...]:
-    """The rows of a grid, top row first, from text or a JSON list of strings (as text
-    or already decoded); raises ``ValueError`` on anything but letters and digits."""
+    """The rows of a grid, top row first, from text, a JSON list of strings (as text or
+    already decoded) or a JSON answer holding one under ``"grid"`` (as ``generate
+    --json`` prints); raises ``ValueError`` on anything but letters and digits."""
     if isinstance(source, str):
         if len(source) > MAX_GRID_CHARS:
             raise ValueError(f"the grid is longer than {MAX_GRID_CHARS // 1024} KiB")
-        if source.lstrip().startswith("["):
+        source = source.removeprefix("\ufeff")  # the byte-order mark some editors write
+        if source.lstrip().startswith(("[", "{")):
             try:
-                source = json.loads(source)
+                decoded = json.loads(source)
             except (ValueError, RecursionError):
                 raise ValueError("the grid is not a valid JSON list of strings") from None
+            if isinstance(decoded, dict):  # an answer of generate or solve --json
+                decoded = decoded.get("grid")
+            source = decoded
         else:
             source = source.splitlines()
     if not isinstance(source, list | tuple) or not all(isinstance(r, str) for r in source):

@@ -39,7 +39,7 @@ def tight_room(state: State) -> Step | None:
                 "tight room",
                 forced,
                 (),
-                f"{name} needs {needed} more and its free squares fit them only so",
+                f"{name} needs {needed} more, and its free squares hold that many only with these",
                 1 if holds == state.regions.per_line else 2,
             )
     return None

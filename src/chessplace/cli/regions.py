@@ -60,8 +60,9 @@ def with_grid(arguments: argparse.Namespace) -> argparse.Namespace:
     return argparse.Namespace(**{**vars(arguments), "grid": text})
 
 
-def read_grid(name: str) -> str:
-    """The text of a grid file (``-``: standard input), refusing huge ones."""
+def read_grid(name: str, what: str = "grid") -> str:
+    """The text of a grid file, or of ``what`` else it holds (``-``: standard input),
+    refusing huge ones."""
     try:
         if name == "-":
             text = sys.stdin.read(MAX_GRID_CHARS + 1)
@@ -69,9 +70,9 @@ def read_grid(name: str) -> str:
             with open(name, encoding="utf-8", errors="replace") as source:
                 text = source.read(MAX_GRID_CHARS + 1)
     except OSError as error:
-        raise UsageError(f"cannot read grid {name}: {error.strerror or error}") from None
+        raise UsageError(f"cannot read {what} {name}: {error.strerror or error}") from None
     if len(text) > MAX_GRID_CHARS:
-        raise UsageError(f"grid {name}: longer than {MAX_GRID_CHARS // 1024} KiB; not a grid")
+        raise UsageError(f"{what} {name}: longer than {MAX_GRID_CHARS // 1024} KiB; not a {what}")
     return text
 
 
@@ -102,7 +103,7 @@ def add_generate_parser(commands: Any) -> None:
     generate.add_argument(
         "--difficulty",
         choices=GRADES,
-        help="only a grid the deduction rules (see explain) solve with this grade",
+        help="only a grid the deduction rules (see explain) solve with this grade.",
     )
 
 
@@ -121,8 +122,13 @@ def generate_command(arguments: argparse.Namespace) -> int:
         ),
     )
     if result.placement is None:
+        made = (
+            "a unique grid"
+            if arguments.difficulty is None
+            else (f"a unique grid the rules solve at '{arguments.difficulty}'")
+        )
         print(
-            f"chessplace: stopped before a unique grid was made ({result.seconds:.1f} s)",
+            f"chessplace: stopped before {made} was made ({result.seconds:.1f} s)",
             file=sys.stderr,
         )
         return EXIT_STOPPED
@@ -190,7 +196,7 @@ def hint_command(arguments: argparse.Namespace) -> int:
     problem = _region_problem(arguments)
     placement = None
     if arguments.placed is not None:
-        placement = read_placement(problem, read_grid(arguments.placed))
+        placement = read_placement(problem, read_grid(arguments.placed, "placed pieces"))
     found = api.explain(problem, placement, Control(arguments.time_limit))
     step = found.steps[0] if found.steps else None
     if step is None and found.stopped:
