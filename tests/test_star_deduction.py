@@ -208,3 +208,20 @@ def test_an_unmet_difficulty_is_named_when_generation_stops(capsys) -> None:  # 
     assert main([*arguments, "--difficulty", "easy", "--time-limit", "1"]) == 3
     err = capsys.readouterr().err
     assert "before a unique grid the rules solve at 'easy' was made" in err
+
+
+def test_boards_past_file_z_label_files_as_squares_are_named() -> None:
+    """File 27 is "aa": its first letter goes on a line above the last, and the drawing
+    reads back unchanged (both label lines are skipped)."""
+    from string import ascii_letters
+
+    from chessplace.textboard import parse_text, render_text
+
+    problem = region_puzzle("star-battle", [ascii_letters[i] * 30 for i in range(30)], 2)
+    found = api.solve(problem).placement
+    assert found is not None
+    drawn = render_text(found)
+    firsts, lasts = drawn.splitlines()[-2:]
+    assert firsts.split() == ["a"] * 4 and lasts.split()[-4:] == ["a", "b", "c", "d"]
+    assert lasts.index("a b c d", 10) == firsts.index("a")
+    assert parse_text(problem, drawn).armies == found.armies

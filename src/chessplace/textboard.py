@@ -31,7 +31,8 @@ def _symbol(problem: Problem, army: int, ascii_only: bool) -> str:
 
 
 def render_text(placement: Placement, ascii_only: bool = False) -> str:
-    """The placement drawn rank 1 at the bottom, with rank and file labels; on a grid of
+    """The placement drawn rank 1 at the bottom, with rank and file labels (past file z,
+    files aa, ab, … show their first letter on a line above the last); on a grid of
     regions every empty square shows its region's letter."""
     board = placement.problem.board
     if max(board.rows, board.cols) > MAX_DRAWN:
@@ -57,7 +58,11 @@ def render_text(placement: Placement, ascii_only: bool = False) -> str:
             else:
                 cells.append(DARK if (file + rank) % 2 == 0 else LIGHT)
         lines.append(f"{rank + 1:>{width}} " + " ".join(c.ljust(cell) for c in cells).rstrip())
-    files = " ".join(file_name(f)[-1].ljust(cell) for f in range(board.cols))
+    names = [file_name(f) for f in range(board.cols)]
+    if board.cols > 26:  # files aa, ab, …: their first letters on a line of their own
+        firsts = " ".join(name[:-1].ljust(cell) for name in names)
+        lines.append(" " * (width + 1) + firsts.rstrip())
+    files = " ".join(name[-1].ljust(cell) for name in names)
     lines.append(" " * (width + 1) + files.rstrip())
     return "\n".join(lines)
 
