@@ -225,3 +225,19 @@ def test_boards_past_file_z_label_files_as_squares_are_named() -> None:
     assert firsts.split() == ["a"] * 4 and lasts.split()[-4:] == ["a", "b", "c", "d"]
     assert lasts.index("a b c d", 10) == firsts.index("a")
     assert parse_text(problem, drawn).armies == found.armies
+
+
+def test_a_letter_other_than_the_region_label_is_refused_on_a_board() -> None:
+    """A Q written for a crown was read as an empty square; now it is one clear error,
+    while a drawing with region labels on its empty squares still reads back."""
+    from chessplace.textboard import parse_text, render_text
+
+    problem = region_puzzle("star-battle", STAR_GRID, 2)
+    found = api.solve(problem).placement
+    assert found is not None
+    drawn = render_text(found)
+    assert parse_text(problem, drawn).armies == found.armies
+    top = STAR_GRID[0]
+    written = "\n".join(["Q" + "." * 9, *("." * 10 for _ in range(9))])
+    with pytest.raises(ValueError, match=f"a10 shows 'Q', not its region's label '{top[0]}'"):
+        parse_text(problem, written)

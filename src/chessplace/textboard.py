@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from chessplace.board import Square, file_name
+from chessplace.board import Square, file_name, square_name
 from chessplace.marks import piece_letter
 from chessplace.pieces import Piece
 from chessplace.placement import Placement
 from chessplace.problem import Problem
-from chessplace.regions import LABELS
+from chessplace.regions import LABELS, Regions
 
 LIGHT, DARK, EMPTY_ASCII = "·", "░", "."
 EMPTY_MARKS = frozenset(".·░□■-_")
@@ -96,9 +96,22 @@ def parse_text(problem: Problem, text: str) -> Placement:
         if len(marks) != board.cols:
             raise ValueError(f"rank {rank} has {len(marks)} squares, expected {board.cols}")
         for file, (mark, number) in enumerate(marks):
-            if mark not in EMPTY_MARKS and not (problem.regions is not None and mark in LABELS):
+            if problem.regions is not None and mark in LABELS:
+                _check_label(problem.regions, mark, (file, rank - 1))
+            elif mark not in EMPTY_MARKS:
                 armies[_army_of(problem, mark, number)].append((file, rank - 1))
     return Placement.from_squares(problem, armies)
+
+
+def _check_label(regions: Regions, mark: str, square: Square) -> None:
+    """A letter or digit on a grid's board is an empty square drawn with its region's
+    label; any other one (a Q written for a crown, say) is refused, not read as empty."""
+    if mark != regions.label(square):
+        raise ValueError(
+            f"{square_name(square)} shows {mark!r}, not its region's label "
+            f"{regions.label(square)!r}: draw a piece as @ (or its symbol), an empty square "
+            "as . or its region's label"
+        )
 
 
 def _cells(line: str, cols: int, regions: bool) -> tuple[str, list[str]] | None:
