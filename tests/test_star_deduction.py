@@ -241,3 +241,18 @@ def test_a_letter_other_than_the_region_label_is_refused_on_a_board() -> None:
     written = "\n".join(["Q" + "." * 9, *("." * 10 for _ in range(9))])
     with pytest.raises(ValueError, match=f"a10 shows 'Q', not its region's label '{top[0]}'"):
         parse_text(problem, written)
+
+
+def test_the_command_line_hint_says_solved_once_every_star_is_placed(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from chessplace.cli import main
+    from chessplace.textboard import render_text
+
+    problem = region_puzzle("star-battle", STAR_GRID, 2)
+    found = api.solve(problem).placement
+    assert found is not None
+    grid, placed = tmp_path / "grid.txt", tmp_path / "placed.txt"
+    grid.write_text("\n".join(STAR_GRID) + "\n")
+    placed.write_text(render_text(found) + "\n")
+    arguments = ["hint", "star-battle", "--stars", "2", "--grid", str(grid), "--placed"]
+    assert main([*arguments, str(placed)]) == 0
+    assert capsys.readouterr().out.startswith("solved: every piece is placed")

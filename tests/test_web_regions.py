@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from chessplace import api
+from chessplace.board import square_name
 from chessplace.puzzles import region_puzzle
 from chessplace.web.app import create_app
 from chessplace.web.limits import Limits
@@ -152,3 +153,22 @@ def test_the_catalog_describes_region_puzzles(client: TestClient) -> None:
     assert found["star-battle"]["takes_stars"] and not found["queens-game"]["takes_stars"]
     assert catalog["drawing"]["regions"][:3] == [region_colour(r) for r in range(3)]
     assert client.get("/api/limits").json()["sides"]["generate"] == 12
+
+
+def test_the_hint_says_solved_once_every_piece_is_placed(client: TestClient) -> None:
+    """A hint from the whole solution has no step and says solved; one piece short,
+    the hint places the missing piece."""
+    problem = region_puzzle("queens-game", ONE)
+    solution = api.solve(problem).placement
+    assert solution is not None
+    pieces = [{"square": square_name(s)} for s in sorted(solution.armies[0])]
+    whole = client.post("/api/hint", json={"puzzle": "queens-game", "grid": ONE, "pieces": pieces})
+    assert whole.status_code == 200, whole.text
+    data = whole.json()
+    assert data["solved"] is True and data["step"] is None and data["next_piece"] is None
+    short = client.post(
+        "/api/hint", json={"puzzle": "queens-game", "grid": ONE, "pieces": pieces[1:]}
+    ).json()
+    assert short["solved"] is False and short["next_piece"]["step"]["places"] == [
+        pieces[0]["square"]
+    ]

@@ -112,23 +112,25 @@ def browse(request: BrowseRequest, control: Control) -> Answer:
 
 def hint(request: PlacementRequest, control: Control) -> Answer:
     """The next step of a human solution from the pieces placed, the first step that
-    places a piece (with the rules before it), and the grid's difficulty."""
+    places a piece (with the rules before it), and the grid's difficulty; with every
+    piece placed and no rule broken, no step: the puzzle is solved."""
     placement = _placement(request)
     problem = placement.problem
-    found = api.explain(problem, placement, control)
+    done = not placement.verify()
+    found = None if done else api.explain(problem, placement, control)
     whole = api.explain(problem, control=control)
-    if found.stopped or whole.stopped:
+    if whole.stopped or (found is not None and found.stopped):
         raise Refused(503, f"the rules were stopped after {control.elapsed():.0f} s")
-    ahead = found.next_piece
+    ahead = None if found is None else found.next_piece
     return _json(
         {
             "task": "hint",
             "puzzle": request.puzzle,
-            "step": found.steps[0].to_json() if found.steps else None,
+            "step": found.steps[0].to_json() if found is not None and found.steps else None,
             "next_piece": None
             if ahead is None
             else {"step": ahead[0].to_json(), "after": [step.rule for step in ahead[1]]},
-            "solved": found.solved and not found.steps,
+            "solved": done or (found is not None and found.solved and not found.steps),
             "difficulty": whole.grade,
         }
     )
