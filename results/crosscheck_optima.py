@@ -95,8 +95,17 @@ def main() -> int:
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes",
         flush=True,
     )
+    try:
+        return _check(clauses, cubes, args.workers, spec, started, n, m, placements, orbits)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are gone with the pool
+        print("stopped: the cross-check has no journal; run it again from the start")
+        return 3
+
+
+def _check(clauses, cubes, workers, spec, started, n, m, placements, orbits) -> int:  # type: ignore[no-untyped-def]
+    """Solve every cube; exit code 1 at the first placement outside the list."""
     slowest = 0.0
-    for done, (cube, model, seconds) in enumerate(solved(clauses, cubes, args.workers), 1):
+    for done, (cube, model, seconds) in enumerate(solved(clauses, cubes, workers), 1):
         slowest = max(slowest, seconds)
         if model is not None:
             true = set(v for v in model if v > 0)

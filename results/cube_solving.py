@@ -16,7 +16,9 @@ Solved = tuple[tuple[int, ...], list[int] | None, float]
 
 def _deaf() -> None:
     """A worker leaves Ctrl-C to the parent, which ends the pool (PySAT would otherwise
-    turn the signal into its own error inside a solve)."""
+    turn the signal into its own error inside a solve); SIGTERM, which the pool's end
+    sends, keeps its default."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
@@ -33,7 +35,17 @@ def _solve(cube: tuple[int, ...]) -> Solved:
 def solved(
     clauses: Sequence[Sequence[int]], cubes: Sequence[tuple[int, ...]], workers: int
 ) -> Iterator[Solved]:
-    """Each cube under ``clauses``, as the workers finish them (forked, one per worker)."""
+    """Each cube under ``clauses``, as the workers finish them (forked, one per worker).
+    SIGTERM stops it as Ctrl-C does (``KeyboardInterrupt``), and the pool's workers
+    end with it."""
     CLAUSES[:] = clauses
-    with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
-        yield from pool.imap_unordered(_solve, cubes)
+    before = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
+            yield from pool.imap_unordered(_solve, cubes)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

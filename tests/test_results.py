@@ -137,3 +137,37 @@ def test_a_coarse_cross_check_is_refined_where_it_stopped(tmp_path: Path) -> Non
         str(coarse),
     )
     assert other.returncode == 2 and "same formula" in other.stderr
+
+
+def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path) -> None:
+    """One line, exit 3, the refuted cubes kept, and no worker left behind."""
+    import signal
+    import time
+
+    journal = tmp_path / "cubes.jsonl"
+    arguments = ["-n", "10", "--optimum", "14", "--cube-lines", "6", "--workers", "2"]
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            str(RESULTS / "crosscheck_bound.py"),
+            *arguments,
+            "--journal",
+            str(journal),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not journal.exists() or len(journal.read_text().splitlines()) < 3
+    ):
+        time.sleep(0.1)
+    child.send_signal(signal.SIGTERM)
+    out, _ = child.communicate(timeout=60)
+    assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
+    kept = len(journal.read_text().splitlines()) - 1
+    assert kept >= 2 and f"{kept}/64 cubes refuted" in out
+    left = subprocess.run(
+        ["pgrep", "-f", str(journal)], capture_output=True, text=True, check=False
+    ).stdout.split()
+    assert left == []
