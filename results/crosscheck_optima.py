@@ -95,32 +95,27 @@ def main() -> int:
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes",
         flush=True,
     )
+    slowest = 0.0
     try:
-        return _check(clauses, cubes, args.workers, spec, started, n, m, placements, orbits)
+        for done, (cube, model, seconds) in enumerate(solved(clauses, cubes, args.workers), 1):
+            slowest = max(slowest, seconds)
+            if model is not None:
+                true = set(v for v in model if v > 0)
+                missing = [
+                    [
+                        spec.square_of(s)
+                        for s in range(spec.squares)
+                        if spec.var(a, spec.square_of(s)) in true
+                    ]
+                    for a in (0, 1)
+                ]
+                print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
+                return 1
+            if done % max(1, len(cubes) // 20) == 0:
+                print(f"{done:,}/{len(cubes):,} cubes unsatisfiable", flush=True)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are gone with the pool
         print("stopped: the cross-check has no journal; run it again from the start")
         return 3
-
-
-def _check(clauses, cubes, workers, spec, started, n, m, placements, orbits) -> int:  # type: ignore[no-untyped-def]
-    """Solve every cube; exit code 1 at the first placement outside the list."""
-    slowest = 0.0
-    for done, (cube, model, seconds) in enumerate(solved(clauses, cubes, workers), 1):
-        slowest = max(slowest, seconds)
-        if model is not None:
-            true = set(v for v in model if v > 0)
-            missing = [
-                [
-                    spec.square_of(s)
-                    for s in range(spec.squares)
-                    if spec.var(a, spec.square_of(s)) in true
-                ]
-                for a in (0, 1)
-            ]
-            print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
-            return 1
-        if done % max(1, len(cubes) // 20) == 0:
-            print(f"{done:,}/{len(cubes):,} cubes unsatisfiable", flush=True)
     elapsed = time.perf_counter() - started
     print(
         f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "

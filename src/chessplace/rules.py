@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
-from chessplace.board import Square, square_name
+from chessplace.board import Square, file_name, square_name
 from chessplace.regions import Regions
+from chessplace.regions import touching as squares_touch
 
 MAX_CONFINED = 3
 """The most regions (or lines) the ``confined`` rule looks at together."""
@@ -79,8 +80,11 @@ class State:
     def unknown(self, squares: Sequence[Square]) -> list[Square]:
         return [s for s in squares if s not in self.marks]
 
-    def needed(self, squares: Sequence[Square]) -> int:
-        return self.regions.per_line - sum(1 for s in squares if self.marks.get(s) is True)
+    def needed(self, squares: Sequence[Square], holds: int | None = None) -> int:
+        """The pieces a unit of ``squares`` still needs: ``holds`` (``per_line`` unless
+        given) less those placed."""
+        total = self.regions.per_line if holds is None else holds
+        return total - sum(1 for s in squares if self.marks.get(s) is True)
 
     def apply(self, step: Step) -> None:
         for square in step.places:
@@ -146,10 +150,6 @@ def units_holding(
     return {square: tuple(indices) for square, indices in holding.items()}
 
 
-def file_name(file: int) -> str:
-    return square_name((file, 0))[:-1]
-
-
 def touching(state: State) -> Step | None:
     for square, piece in sorted(state.marks.items()):
         if piece:
@@ -180,12 +180,10 @@ def last_squares(state: State) -> Step | None:
 
 def confined(state: State) -> Step | None:
     n = state.n
-    region_units = [state.regions.squares(r) for r in range(n)]
-    rank_units = [[(f, r) for f in range(n)] for r in range(n)]
-    file_units = [[(f, r) for r in range(n)] for f in range(n)]
-    regions, ranks, files = (
-        [(state.unknown(squares), state.needed(squares)) for squares in units]
-        for units in (region_units, rank_units, file_units)
+    units = state.room_units()
+    ranks, files, regions = (
+        [(state.unknown(squares), state.needed(squares)) for _, squares, _ in units[k : k + n]]
+        for k in (0, n, 2 * n)
     )
     names = state.regions.labels
     for size in range(1, MAX_CONFINED + 1):
@@ -292,7 +290,7 @@ def around(square: Square, n: int) -> Iterator[Square]:
 
 
 def _touch_each_other(squares: list[Square]) -> bool:
-    return any(max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1 for a, b in combinations(squares, 2))
+    return any(squares_touch(a, b) for a, b in combinations(squares, 2))
 
 
 def _unit_list(
@@ -303,7 +301,7 @@ def _unit_list(
     elif kind == "rank":
         labels = [str(k + 1) for k in indices]
     else:
-        labels = [square_name((k, 0))[:-1] for k in indices]
+        labels = [file_name(k) for k in indices]
     plural = "s" if len(labels) > 1 else ""
     return f"{kind}{plural} {', '.join(labels)}"
 

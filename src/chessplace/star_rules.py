@@ -30,7 +30,7 @@ def tight_room(state: State) -> Step | None:
     them: those get a piece."""
     for name, squares, holds in state.room_units():
         rest = frozenset(state.unknown(squares))
-        needed = holds - sum(1 for s in squares if state.marks.get(s) is True)
+        needed = state.needed(squares, holds)
         if needed <= 0 or len(rest) <= needed or capacity(rest) != needed:
             continue
         forced = tuple(sorted(s for s in rest if capacity(rest - {s}) < needed))
@@ -50,9 +50,7 @@ def would_cramp(state: State) -> Step | None:
     lines) room for fewer pieces than it needs, pieces not touching."""
     units = list(state.room_units())
     rest = [frozenset(state.unknown(squares)) for _, squares, _ in units]
-    needed = [
-        holds - sum(1 for s in squares if state.marks.get(s) is True) for _, squares, holds in units
-    ]
+    needed = [state.needed(squares, holds) for _, squares, holds in units]
     holds_square = units_holding(state.regions)
     for square in sorted(s for squares in rest[: state.n] for s in squares):
         mine = holds_square[square]
@@ -126,7 +124,7 @@ def _cramped(state: State, changed: Iterable[Square]) -> str | None:
     changed = list(changed)
     for index in sorted({index for square in changed for index in holding[square]}):
         name, squares, holds = units[index]
-        needed = holds - sum(1 for s in squares if state.marks.get(s) is True)
+        needed = state.needed(squares, holds)
         if needed < 0:
             return f"{name} with too many pieces"
         if capacity(frozenset(state.unknown(squares))) < needed:

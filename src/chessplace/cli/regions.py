@@ -103,7 +103,7 @@ def add_generate_parser(commands: Any) -> None:
     generate.add_argument(
         "--difficulty",
         choices=GRADES,
-        help="only a grid the deduction rules (see explain) solve with this grade.",
+        help="only a grid the deduction rules (see explain) solve with this grade",
     )
 
 
@@ -122,11 +122,9 @@ def generate_command(arguments: argparse.Namespace) -> int:
         ),
     )
     if result.placement is None:
-        made = (
-            "a unique grid"
-            if arguments.difficulty is None
-            else (f"a unique grid the rules solve at '{arguments.difficulty}'")
-        )
+        made = "a unique grid"
+        if arguments.difficulty is not None:
+            made += f" the rules solve at '{arguments.difficulty}'"
         print(
             f"chessplace: stopped before {made} was made ({result.seconds:.1f} s)",
             file=sys.stderr,
@@ -197,23 +195,17 @@ def hint_command(arguments: argparse.Namespace) -> int:
     placement = None
     if arguments.placed is not None:
         placement = read_placement(problem, read_grid(arguments.placed, "placed pieces"))
-    if placement is not None and not placement.verify():  # every piece placed, rightly
-        if arguments.json:
-            print(json.dumps({"task": "hint", "step": None, "solved": True}, indent=2))
-        else:
-            print("solved: every piece is placed and no rule is broken")
-        return EXIT_OK
     found = api.explain(problem, placement, Control(arguments.time_limit))
     step = found.steps[0] if found.steps else None
     if step is None and found.stopped:
         return _stopped(arguments, found)
     if arguments.json:
         data = {"task": "hint", "step": step.to_json() if step else None}
-        print(json.dumps(data, indent=2))
+        print(json.dumps(data if step else data | {"solved": found.solved}, indent=2))
     elif step is not None:
         print(f"[{step.grade}] {step}")
     elif found.solved:
-        print("solved: every square is decided")
+        print("solved: every piece is placed and no rule is broken")
     else:
         print("no rule applies here: the next move needs a guess")
     return EXIT_OK if step is not None or found.solved else EXIT_NO
@@ -221,13 +213,9 @@ def hint_command(arguments: argparse.Namespace) -> int:
 
 def _stopped(arguments: argparse.Namespace, found: Explanation) -> int:
     """The rules were stopped (time limit or a stop request) before they finished."""
-    print(
-        f"chessplace: the rules were stopped after {len(found.steps)} steps "
-        f"(--time-limit {arguments.time_limit:g})"
-        if arguments.time_limit
-        else f"chessplace: the rules were stopped after {len(found.steps)} steps",
-        file=sys.stderr,
-    )
+    limit = f" (--time-limit {arguments.time_limit:g})" if arguments.time_limit else ""
+    steps = len(found.steps)
+    print(f"chessplace: the rules were stopped after {steps} steps{limit}", file=sys.stderr)
     return EXIT_STOPPED
 
 

@@ -17,8 +17,11 @@ from chessplace import api
 from chessplace.board import square_name
 from chessplace.checking import attacked_squares
 from chessplace.control import Control
+from chessplace.deduction import Explanation
 from chessplace.jsonio import placement_from_data, placement_pieces, result_json
 from chessplace.placement import Placement
+from chessplace.problem import Problem
+from chessplace.regions import Regions
 from chessplace.violations import Attack
 from chessplace.web.models import BrowseRequest, GenerateRequest, Options, PlacementRequest
 
@@ -116,24 +119,43 @@ def hint(request: PlacementRequest, control: Control) -> Answer:
     piece placed and no rule broken, no step: the puzzle is solved."""
     placement = _placement(request)
     problem = placement.problem
-    done = not placement.verify()
-    found = None if done else api.explain(problem, placement, control)
-    whole = api.explain(problem, control=control)
-    if whole.stopped or (found is not None and found.stopped):
+    found = api.explain(problem, placement, control)
+    grade = _grade(problem, control, None if placement.armies[0] else found)
+    if found.stopped or grade is None:
         raise Refused(503, f"the rules were stopped after {control.elapsed():.0f} s")
-    ahead = None if found is None else found.next_piece
+    ahead = found.next_piece
     return _json(
         {
             "task": "hint",
             "puzzle": request.puzzle,
-            "step": found.steps[0].to_json() if found is not None and found.steps else None,
+            "step": found.steps[0].to_json() if found.steps else None,
             "next_piece": None
             if ahead is None
             else {"step": ahead[0].to_json(), "after": [step.rule for step in ahead[1]]},
-            "solved": done or (found is not None and found.solved and not found.steps),
-            "difficulty": whole.grade,
+            "solved": found.solved and not found.steps,
+            "difficulty": grade,
         }
     )
+
+
+GRADES_KEPT = 256
+"""Grids whose grade a worker keeps between hints (a hint asks for it each time)."""
+_grades: dict[Regions, str] = {}
+
+
+def _grade(problem: Problem, control: Control, whole: Explanation | None) -> str | None:
+    """The grid's grade by the rules from an empty board (``whole``, when the hint
+    started there), kept per grid; ``None`` when ``control`` stopped the rules first."""
+    regions = problem.regions
+    assert regions is not None
+    if regions not in _grades:
+        whole = whole or api.explain(problem, control=control)
+        if whole.stopped:
+            return None
+        if len(_grades) >= GRADES_KEPT:
+            _grades.clear()
+        _grades[regions] = whole.grade
+    return _grades[regions]
 
 
 def verify(request: PlacementRequest, control: Control) -> Answer:
