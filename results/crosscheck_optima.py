@@ -15,9 +15,15 @@ them with the line engine). This script shares nothing with that engine:
    formula symmetric, so lex-leader stays sound, and the formula is
    unsatisfiable exactly when no placement outside the listed classes exists;
 3. it is cut into every sign pattern of the first ``--cube-lines`` line labels
-   (a complete cover by construction) and each cube is solved by CaDiCaL, one
-   process per core. Every cube must be unsatisfiable; a model would be a
-   missing placement, and is printed.
+   (a complete cover by construction), or with ``--tree-depth D`` into the
+   leaves of the line engine's tree down to D rank and file labels (the nodes
+   its bounds and symmetry check keep at D and every node above that they cut:
+   far fewer hard cubes). The engine only chooses the cut: this script checks
+   that the cubes partition every labelling of those lines (no cube extends
+   another, and their shares 2^-length add up to one), and SAT decides every
+   cube, so a wrong cut by the engine can hide nothing. Each cube is solved by
+   CaDiCaL, one process per core. Every cube must be unsatisfiable; a model
+   would be a missing placement, and is printed.
 
 It prints one line per stage and a verdict; exit 0 when the count is confirmed.
 """
@@ -36,6 +42,7 @@ from cube_solving import solved
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
+from chessplace.certificates.cubes import tree_cubes
 from chessplace.certificates.formula import (
     claim_bounds,
     lex_order,
@@ -45,6 +52,7 @@ from chessplace.certificates.formula import (
 )
 from chessplace.certificates.symmetries import symmetry_permutations
 from chessplace.certificates.writer import spec_of
+from chessplace.control import Control
 from chessplace.placement import Placement
 
 
@@ -52,6 +60,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("classes", type=Path, help="JSON file written by results/optima.py")
     parser.add_argument("--cube-lines", type=int, default=10, help="lines labelled per cube")
+    parser.add_argument(
+        "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     data = json.loads(args.classes.read_text())
@@ -85,11 +96,19 @@ def main() -> int:
     kept = [p for p in permutations if symmetry_fault(spec, rules, bounds, p) is None]
     formula = refutation_formula(spec, bounds, kept)
     clauses = [*formula.clauses, *(tuple(-v for v in sorted(p)) for p in orbits)]
-    labels = lex_order(spec)[: 2 * args.cube_lines : 2]  # army 0's label of each line
-    cubes = [
-        tuple(v if sign else -v for v, sign in zip(labels, signs, strict=True))
-        for signs in itertools.product((True, False), repeat=len(labels))
-    ]
+    order = lex_order(spec)  # each line's label variables (army 0, army 1), line by line
+    if args.tree_depth is None:
+        labels = order[: 2 * args.cube_lines : 2]
+        cubes = [
+            tuple(v if sign else -v for v, sign in zip(labels, signs, strict=True))
+            for signs in itertools.product((True, False), repeat=len(labels))
+        ]
+    else:
+        free = puzzles.peaceable_queens(Board.square(n))
+        cubes = [tuple(c) for c in tree_cubes(free, spec, m, Control(), args.tree_depth)]
+        if not partition(cubes, order):
+            print("rejected: the engine's cubes do not partition the labellings")
+            return 1
     print(
         f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes",
@@ -123,6 +142,24 @@ def main() -> int:
         f"{slowest:.1f} s, {elapsed:.0f} s in all)"
     )
     return 0
+
+
+def partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
+    """Whether ``cubes`` (label variables, position p holding army 0's or army 1's label
+    of the p-th line of ``order``) cover every labelling of those lines exactly once:
+    none extends another and their shares 2^-length sum to one."""
+    words = []
+    for cube in cubes:
+        if any(literal not in order[2 * p : 2 * p + 2] for p, literal in enumerate(cube)):
+            return False
+        words.append(
+            "".join("1" if literal == order[2 * p] else "0" for p, literal in enumerate(cube))
+        )
+    words.sort()
+    if any(b.startswith(a) for a, b in itertools.pairwise(words)):
+        return False
+    deepest = max(map(len, words), default=0)
+    return sum(1 << (deepest - len(word)) for word in words) == 1 << deepest
 
 
 if __name__ == "__main__":

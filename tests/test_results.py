@@ -53,17 +53,36 @@ def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "cubes", [["--cube-lines", "2"], ["--tree-depth", "4"]], ids=["lines", "tree"]
+)
+def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(
+    tmp_path: Path, cubes: list[str]
+) -> None:
     listing = tmp_path / "n6.json"
     made = _run(str(RESULTS / "optima.py"), "6", "-o", str(listing))
     assert made.returncode == 0, made.stderr
-    confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), "--cube-lines", "2")
+    confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes)
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
     data = json.loads(listing.read_text())
     data["classes"] = data["classes"][1:]
     listing.write_text(json.dumps(data))
-    refuted = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), "--cube-lines", "2")
+    refuted = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes)
     assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
+
+
+def test_the_tree_cubes_are_checked_to_partition_the_labellings() -> None:
+    sys.path.insert(0, str(RESULTS))
+    try:
+        from crosscheck_optima import partition
+    finally:
+        sys.path.remove(str(RESULTS))
+    order = [1, 2, 3, 4, 5, 6]  # three lines: (army 0, army 1) label variables each
+    assert partition([(1,), (2, 3), (2, 4)], order)
+    assert not partition([(1,), (2, 3)], order)  # labellings starting 0 0 left out
+    assert not partition([(1,), (1, 3), (2,)], order)  # 1 1 covered twice
+    assert not partition([(1,), (2, 5)], order)  # a variable of the wrong line
+    assert partition([()], order) and not partition([], order)
 
 
 @pytest.mark.parametrize(

@@ -33,34 +33,47 @@ Cube = list[int]
 SPLIT_FROM_SIDE = 8
 """Boards from 8×8 (by area) are split; a(7) and below are one quick proof."""
 
+UNEQUAL_DEPTH = 12
+"""The deepest split beside a fixed white army, where the tree has no colour swap to
+halve it: Glucose time over all cubes, projected from samples, was least at 12 labels
+(A308632: n = 11 at 8, 12, 16 labels 770, 572, 612 s; n = 12 at 8, 12, 16, 20
+labels 6,185, 2,800, 8,670, 9,980 s)."""
+
 
 def split_depth(spec: Spec) -> int:
     """How many rank and file labels a cube fixes: 4 more per side from 4 on 8×8, so
     that a cube's Glucose proof takes about a tenth of a second (measured: a(8)
     0.25 s at depth 4, a(9) 0.22 s at 8, a(10) 0.12-0.18 s at 12, a(11) 0.14 s
-    at 16); 0 (no split) below :data:`SPLIT_FROM_SIDE`."""
+    at 16); 0 (no split) below :data:`SPLIT_FROM_SIDE`. Armies of different sizes
+    stop at :data:`UNEQUAL_DEPTH`."""
     side = round(math.sqrt(spec.rows * spec.cols))
     if side < SPLIT_FROM_SIDE:
         return 0
-    return min(4 * (side - SPLIT_FROM_SIDE + 1), spec.rows + spec.cols)
+    depth = min(4 * (side - SPLIT_FROM_SIDE + 1), spec.rows + spec.cols)
+    return depth if spec.equal_armies else min(depth, UNEQUAL_DEPTH)
 
 
-def tree_cubes(problem: Problem, spec: Spec, target: int, control: Control) -> list[Cube]:
-    """The leaves of the line engine's tree for ``target`` down to :func:`split_depth`,
-    as cubes in the order of their labels; ``[]`` when the engine does not search this
-    problem or the board is too small to split. Raises :class:`StoppedProving` when
-    ``control`` stops."""
-    depth = split_depth(spec)
+def tree_cubes(
+    problem: Problem, spec: Spec, target: int, control: Control, depth: int | None = None
+) -> list[Cube]:
+    """The leaves of the line engine's tree for ``target`` down to ``depth`` rank and file
+    labels (default :func:`split_depth`), as cubes in the order of their labels; ``[]``
+    when the engine does not search this problem or the board is too small to split.
+    Raises :class:`StoppedProving` when ``control`` stops."""
+    depth = split_depth(spec) if depth is None else depth
     engine = LineSearchEngine(workers=1)
     if depth == 0 or engine.refusal(problem, Task.OPTIMIZE) is not None:
         return []
-    if any(army.maximum is not None for army in problem.armies):
+    if any(army.maximum is not None and not army.fixed for army in problem.armies):
         return []  # the engine's bounds know nothing of caps: its tree would not cut
-    g = geometry(problem.board, problem.armies[0].piece, True)
+    # beside a fixed white army the engine searches "at least that many white" (which
+    # the cubes' proofs refute for exactly that many) and the board's symmetries alone
+    white = None if problem.equal_armies else problem.armies[0].minimum
+    g = geometry(problem.board, problem.armies[0].piece, True, swap=white is None)
     if not g.product or depth > g.symmetric:
         return []
     variables = _label_variables(spec, g)
-    search = LineSearch(g, workers=1)
+    search = LineSearch(g, workers=1, white_target=white)
     order = [int(line) for line in g.order[:depth]]
     leaves: list[tuple[int, ...]] = []
     kept: set[tuple[int, ...]] = {()}
