@@ -404,7 +404,10 @@ def test_a_cube_naming_no_variable_is_rejected(
     [
         (("optimize", "peaceable-queens", "-n", "8"), {"kind": "optimum", "value": 9}),
         (("solve", "peaceable-queens", "-n", "8", "--at-least", "10"), {"kind": "infeasible"}),
-        (("optimize", "peaceable-queens", "-n", "8", "--white", "9"), {"kind": "optimum", "value": 10}),
+        (
+            ("optimize", "peaceable-queens", "-n", "8", "--white", "9"),
+            {"kind": "optimum", "value": 10},
+        ),
     ],
     ids=["a(8) = 9", "no 10 on 8x8", "10 black beside 9 white"],
 )
