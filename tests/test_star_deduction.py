@@ -11,9 +11,13 @@ import pytest
 
 from chessplace import api
 from chessplace.board import Square
+from chessplace.carving import rows_of
+from chessplace.control import Control
+from chessplace.deduction import GUESSING
 from chessplace.deduction import explain_from as explain
 from chessplace.puzzles import region_puzzle
 from chessplace.regions import touching
+from chessplace.reshaping import reshape
 from chessplace.room import EXACT_SQUARES, capacity
 
 STAR_GRID = (  # a 10×10 two-star grid (made by the generator) with one solution
@@ -102,6 +106,44 @@ def test_generated_two_star_grids_are_solved_by_the_rules(seed: int) -> None:
     assert found.solved and found.grade == "hard"
     assert set(found.pieces) == set(made.placement.armies[0])
     _check_steps(rows, 2)
+
+
+STUCK_GRID = (
+    "AABBBCCCDD",
+    "AABEBBCDDD",
+    "AABEEBCCCD",
+    "AGEEEFFDDD",
+    "AGGEEFFHDD",
+    "AGGGFFHHHH",
+    "AGFFFFHHHH",
+    "GGGGGIHHJJ",
+    "GIIIIIJJJJ",
+    "IIIIIIJJJJ",
+)
+"""A unique 10×10 2-star grid (the generator's seed 10 before reshaping) on which the
+rules stop after six steps."""
+
+
+def test_reshaping_makes_a_stuck_grid_solvable_by_the_rules() -> None:
+    problem = region_puzzle("star-battle", STUCK_GRID, 2)
+    assert problem.regions is not None
+    assert explain(problem.regions).grade == GUESSING
+    (solution,) = api.solutions(problem)
+    pieces = sorted(solution.armies[0])
+    grid = [[problem.regions.region_of((f, r)) for f in range(10)] for r in range(10)]
+    reshaped = reshape(grid, 2, pieces, "hard", random.Random(0), Control(120))
+    assert reshaped is not None
+    moved = sum(grid[r][f] != reshaped[r][f] for r in range(10) for f in range(10))
+    assert 0 < moved <= 10
+    assert not any(reshaped[r][f] != grid[r][f] for f, r in pieces)  # the stars stay put
+    rows = rows_of(reshaped)
+    _check_steps(rows, 2)
+    assert explain(region_puzzle("star-battle", rows, 2).regions).pieces == tuple(pieces)
+
+
+def test_a_grid_generated_without_a_difficulty_no_longer_needs_guessing() -> None:
+    made = api.generate("star-battle", 10, stars=2, seed=10)
+    assert made.note.endswith("difficulty: hard"), made.note
 
 
 def test_a_stop_cuts_grading_short() -> None:

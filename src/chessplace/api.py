@@ -27,6 +27,7 @@ from chessplace.generate import generate_grid
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
+from chessplace.reshaping import reshaper
 from chessplace.result import Result, Status
 
 GRADED_SIDE = 30
@@ -271,9 +272,10 @@ def generate(
     def graded(placement: Placement) -> bool:
         return difficulty is None or grade_of(_rows(placement)) == difficulty
 
+    reshaped = reshaper(stars or 1, difficulty, grade_of, control)
     try:
         placement = generate_grid(
-            build, n, stars or 1, seed, first_two, control, graded, solvable=by_rules
+            build, n, stars or 1, seed, first_two, control, graded, by_rules, reshaped
         )
     except GenerationStopped:
         return Result(Status.UNKNOWN, control.engine, seconds=time.perf_counter() - started)

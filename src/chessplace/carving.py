@@ -286,7 +286,7 @@ def _even_once(
         if sizes[here] - sizes[target] >= 2
     )
     for _, _, (file, rank), here, target in moves:
-        if not _joined_without(region, here, (file, rank)):
+        if not joined_without(region, here, (file, rank)):
             continue
         region[rank, file] = target
         if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1 and keep(
@@ -297,11 +297,11 @@ def _even_once(
     return False
 
 
-def _joined_without(region: np.ndarray, number: int, square: Square) -> bool:
+def joined_without(region: np.ndarray | Grid, number: int, square: Square) -> bool:
     """Whether region ``number`` stays in one piece (orthogonally) without ``square``."""
-    n = region.shape[0]
+    n = len(region)
     left = {
-        (f, r) for r in range(n) for f in range(n) if region[r, f] == number and (f, r) != square
+        (f, r) for r in range(n) for f in range(n) if region[r][f] == number and (f, r) != square
     }
     if not left:
         return False

@@ -34,17 +34,23 @@ count, and a grid the other rules leave stuck is left to guessing. The
 Every step is sound (it only marks what every solution agrees with), so a
 puzzle the rules finish has exactly one solution. The grade of a step is
 ``easy`` for the first three rules, ``medium`` for ``confined`` with one unit and
-``tight room`` in one unit, and ``hard`` for the rest. When no rule applies the
-puzzle needs a guess (or a rule not written here) and :func:`explain_from` says so.
+``tight room`` in one unit, and ``hard`` for the rest. The rules are tried grade by
+grade (the medium steps before any hard one, otherwise in the order above), so a
+step is never harder than one that applies, and a ``ceiling`` keeps the rules to a
+grade (the generator asks whether a grid is solved at that grade). When no rule
+applies the puzzle needs a guess (or a rule not written here) and
+:func:`explain_from` says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from chessplace.board import Square
 from chessplace.regions import Regions
 from chessplace.rules import (
+    MAX_CONFINED,
     State,
     Step,
     confined,
@@ -62,16 +68,37 @@ GUESSING = "needs guessing"
 """The grade of a grid whose rules stop short of the solution."""
 
 
-def next_step(state: State, stop: Stop = lambda: False) -> Step | None:
-    """The easiest step that applies, or ``None`` when no rule does (or ``stop`` said
-    to stop while the last rule was trying squares)."""
-    for finder in (touching, unit_full, last_squares, confined, would_empty):
-        step = finder(state)
+Finder = Callable[[State, Stop], "Step | None"]
+
+FINDERS: tuple[tuple[str, bool, Finder], ...] = (
+    ("easy", False, lambda state, stop: touching(state)),
+    ("easy", False, lambda state, stop: unit_full(state)),
+    ("easy", False, lambda state, stop: last_squares(state)),
+    ("medium", False, lambda state, stop: confined(state, range(1, 2))),
+    ("medium", True, lambda state, stop: tight_room(state, pairs=False)),
+    ("hard", False, lambda state, stop: confined(state, range(2, MAX_CONFINED + 1))),
+    ("hard", False, lambda state, stop: would_empty(state)),
+    ("hard", True, lambda state, stop: tight_room(state, pairs=True)),
+    ("hard", True, lambda state, stop: would_cramp(state)),
+    ("hard", True, short_chain),
+)
+"""The rules easiest first, each with the grade of its steps and whether it is for two
+or more pieces per line only (with one, room is the number of unknown squares, which
+the rules before it already count)."""
+
+
+def next_step(state: State, stop: Stop = lambda: False, ceiling: str = "hard") -> Step | None:
+    """The easiest step that applies among the rules up to the grade ``ceiling``, or
+    ``None`` when none does (or ``stop`` said to stop while a rule was trying squares)."""
+    top = GRADES.index(ceiling)
+    stars = state.regions.per_line > 1
+    for grade, stars_only, finder in FINDERS:
+        if GRADES.index(grade) > top or (stars_only and not stars):
+            continue
+        step = finder(state, stop)
         if step is not None:
             return step
-    if state.regions.per_line == 1:  # the rules below find nothing more for one per line
-        return None
-    return tight_room(state) or would_cramp(state) or short_chain(state, stop)
+    return None
 
 
 @dataclass(frozen=True)
@@ -102,15 +129,19 @@ class Explanation:
 
 
 def explain_from(
-    regions: Regions, placed: tuple[Square, ...] = (), stop: Stop = lambda: False
+    regions: Regions,
+    placed: tuple[Square, ...] = (),
+    stop: Stop = lambda: False,
+    ceiling: str = "hard",
 ) -> Explanation:
-    """Apply the rules until the puzzle is solved or none applies; ``placed`` are
-    pieces already on the board (a player's progress). ``stop`` is asked between
-    steps and trials, so a caller's time limit cuts a long grading short."""
+    """Apply the rules (up to the grade ``ceiling``) until the puzzle is solved or none
+    applies; ``placed`` are pieces already on the board (a player's progress).
+    ``stop`` is asked between steps and trials, so a caller's time limit cuts a long
+    grading short."""
     state = State(regions, {square: True for square in placed})
     steps: list[Step] = []
     while not state.solved and not stop():
-        step = next_step(state, stop)
+        step = next_step(state, stop, ceiling)
         if step is None:
             break
         state.apply(step)

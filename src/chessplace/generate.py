@@ -35,6 +35,9 @@ UNEVEN_RETRIES = 3
 """Grids with a region over twice the mean size passed over before one is taken."""
 FirstTwo = Callable[[Problem], list[Placement]]
 """The first two solutions of a problem (fewer when it has fewer)."""
+Reshape = Callable[[Grid, list[Square], random.Random], "Grid | None"]
+"""A star grid made solvable by the rules around its planned pieces (the grid itself
+when it is already), or ``None`` to draw another."""
 
 
 def generate_grid(
@@ -46,13 +49,14 @@ def generate_grid(
     control: Control,
     accept: Callable[[Placement], bool] = lambda placement: True,
     solvable: Callable[[tuple[str, ...]], bool] = lambda rows: True,
+    reshaped: Reshape | None = None,
 ) -> Placement:
     """The unique solution of a new n×n grid with ``k`` pieces per line; ``build``
     makes the problem of a grid's rows (top row first); grids whose solution
     ``accept`` refuses are passed over; with one piece per line, evening out the
     regions never makes a grid that ``solvable`` accepts (by its rows) one that it
     refuses (with more, where ``solvable`` is slow, ``accept`` alone judges the
-    evened grid), and the first
+    evened grid, after ``reshaped`` when given), and the first
     :data:`UNEVEN_RETRIES` grids with a region over twice the mean size are passed
     over too. The same seed gives the same grid. Raises ``ValueError`` when no such
     grid exists, and :class:`GenerationStopped` when ``control`` stops first."""
@@ -77,7 +81,12 @@ def generate_grid(
             uneven += 1
             if uneven <= UNEVEN_RETRIES:
                 continue
-        found = first_two(build(rows_of(evened)))
+        final = evened if k == 1 or reshaped is None else reshaped(evened, pieces, rng)
+        if final is None:
+            if control.stopped:
+                raise GenerationStopped
+            continue
+        found = first_two(build(rows_of(final)))
         if len(found) == 1 and found[0].armies[0] == frozenset(pieces):
             if accept(found[0]):
                 return found[0]

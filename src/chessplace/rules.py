@@ -178,7 +178,8 @@ def last_squares(state: State) -> Step | None:
     return None
 
 
-def confined(state: State) -> Step | None:
+def confined(state: State, sizes: range = range(1, MAX_CONFINED + 1)) -> Step | None:
+    """The first ``confined`` step looking at a number of units in ``sizes`` together."""
     n = state.n
     units = state.room_units()
     ranks, files, regions = (
@@ -186,7 +187,7 @@ def confined(state: State) -> Step | None:
         for k in (0, n, 2 * n)
     )
     names = state.regions.labels
-    for size in range(1, MAX_CONFINED + 1):
+    for size in sizes:
         for inner, outer, inner_name, outer_name in (
             (regions, ranks, "region", "rank"),
             (regions, files, "region", "file"),

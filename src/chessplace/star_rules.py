@@ -25,10 +25,14 @@ Stop = Callable[[], bool]
 """Asked now and then during a long deduction: True to stop."""
 
 
-def tight_room(state: State) -> Step | None:
+def tight_room(state: State, pairs: bool | None = None) -> Step | None:
     """A unit whose free squares fit the pieces it needs only with a piece on some of
-    them: those get a piece."""
+    them: those get a piece. ``pairs`` True looks at two neighbouring lines taken
+    together only, False at single units only, ``None`` at both."""
+    per_line = state.regions.per_line
     for name, squares, holds in state.room_units():
+        if pairs is not None and pairs != (holds > per_line):
+            continue
         rest = frozenset(state.unknown(squares))
         needed = state.needed(squares, holds)
         if needed <= 0 or len(rest) <= needed or capacity(rest) != needed:
@@ -40,7 +44,7 @@ def tight_room(state: State) -> Step | None:
                 forced,
                 (),
                 f"{name} needs {needed} more, and its free squares hold that many only with these",
-                1 if holds == state.regions.per_line else 2,
+                1 if holds == per_line else 2,
             )
     return None
 

@@ -1,0 +1,164 @@
+"""Reshaping a star grid's regions until the deduction rules solve it at a grade.
+
+The rules of :mod:`chessplace.deduction` are sound, so a grid they finish has
+exactly one solution: reshaping needs no counting. Where the rules stop, a
+*move* takes a square that is still unknown there and holds no piece of the
+planned solution out of its region into a neighbouring one (its region stays
+joined, none grows past twice the mean size), so the planned solution stays a
+solution of every grid on the way. How far the rules got is scored by the
+squares they decided and, where they decided few, by how close each region's
+open squares come to one rank or file (a region confined to a line is where a
+player starts). Moves are weighed by running the rules on from where they
+stopped (quick, though not a proof for the new grid); the best is kept when the
+rules, run again from the start, score higher than before. This is the
+reshaping players' generators do when deduction stalls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chessplace.board import Square
+from chessplace.carving import Grid, joined_without, rows_of
+from chessplace.control import Control
+from chessplace.deduction import FINDERS, GRADES, GUESSING, State, explain_from
+from chessplace.regions import Regions, neighbours
+from chessplace.star_rules import short_chain
+
+ROUNDS_PER_SIDE = 3
+"""Rounds of moves, per rank, before a grid is given up."""
+WEIGHED = 24
+"""Moves weighed (by running the rules on) per round."""
+MISSES = 3
+"""Rounds in a row whose moves all fail before a grid is given up."""
+
+
+def reshaper(
+    k: int, difficulty: str | None, grade_of: Callable[[tuple[str, ...]], str], control: Control
+) -> Callable[[Grid, list[Square], random.Random], Grid | None]:
+    """The generator's hook for star grids: a grid the rules solve at ``difficulty`` (or
+    at any grade without one) is kept, another is reshaped toward it; ``None`` when that
+    fails with a ``difficulty`` to meet (without one the grid is kept as it is: unique,
+    but it needs guessing). ``grade_of`` grades a grid by its rows."""
+    target = difficulty or GRADES[-1]
+
+    def reshaped(grid: Grid, pieces: list[Square], rng: random.Random) -> Grid | None:
+        grade = grade_of(rows_of(grid))
+        if grade != GUESSING and GRADES.index(grade) <= GRADES.index(target):
+            return grid
+        found = reshape(grid, k, pieces, target, rng, control)
+        return grid if found is None and difficulty is None else found
+
+    return reshaped
+
+
+def reshape(
+    grid: Grid, k: int, pieces: list[Square], ceiling: str, rng: random.Random, control: Control
+) -> Grid | None:
+    """``grid`` reshaped until the rules up to ``ceiling`` solve it (its one solution is
+    then ``pieces``); ``None`` when they still stop after :data:`ROUNDS_PER_SIDE` × n
+    rounds, or :data:`MISSES` rounds in a row find no move that gets them further, or
+    ``control`` stops."""
+    n = len(grid)
+    region = [list(row) for row in grid]
+    solution = set(pieces)
+    state, score = _stuck(region, k, ceiling, control)
+    misses = 0
+    for _ in range(ROUNDS_PER_SIDE * n):
+        if state is None or control.stopped or misses == MISSES:
+            break
+        misses += 1
+        for square, target in _weighed(region, k, state, solution, ceiling, rng):
+            file, rank = square
+            here = region[rank][file]
+            region[rank][file] = target
+            after, reached = _stuck(region, k, ceiling, control)
+            if after is None or reached > score:
+                state, score, misses = after, reached, 0
+                break
+            region[rank][file] = here
+    return region if state is None and not control.stopped else None
+
+
+def _stuck(grid: Grid, k: int, ceiling: str, control: Control) -> tuple[State | None, int]:
+    """Where the rules up to ``ceiling`` stop on ``grid`` (``None`` when they solve it),
+    and its :func:`_score`."""
+    regions = Regions(rows_of(grid), k)
+    explanation = explain_from(regions, stop=lambda: control.stopped, ceiling=ceiling)
+    if explanation.solved:
+        return None, 0
+    state = State(regions, {})
+    for step in explanation.steps:
+        state.apply(step)
+    return state, _score(state)
+
+
+def _score(state: State) -> int:
+    """How far the rules got: the squares decided, each worth n, then for each region
+    how few ranks or files its open squares span (n less the fewer of the two)."""
+    n = state.n
+    near = 0
+    for number in range(n):
+        rest = state.unknown(state.regions.squares(number))
+        if rest:
+            near += n - min(len({f for f, _ in rest}), len({r for _, r in rest}))
+    return n * len(state.marks) + near
+
+
+def _weighed(
+    grid: Grid, k: int, state: State, solution: set[Square], ceiling: str, rng: random.Random
+) -> list[tuple[Square, int]]:
+    """Up to :data:`WEIGHED` moves, drawn at random, best first: by the :func:`_score`
+    the quick rules (all up to ``ceiling`` but the short chain) reach after the move,
+    going on from ``state``."""
+    n = len(grid)
+    sizes = [0] * n
+    for row in grid:
+        for number in row:
+            sizes[number] += 1
+    moves = [
+        (square, target)
+        for square in ((f, r) for r in range(n) for f in range(n))
+        if square not in state.marks and square not in solution
+        for target in sorted({grid[r][f] for f, r in neighbours(square, n)})
+        if target != grid[square[1]][square[0]] and sizes[target] < 2 * n
+    ]
+    rng.shuffle(moves)
+    scored: list[tuple[int, float, Square, int]] = []
+    for square, target in moves:
+        if len(scored) == WEIGHED:
+            break
+        file, rank = square
+        here = grid[rank][file]
+        if not joined_without(grid, here, square):
+            continue
+        grid[rank][file] = target
+        after = State(Regions(rows_of(grid), k), dict(state.marks))
+        grid[rank][file] = here
+        scored.append((-_quick(after, ceiling), rng.random(), square, target))
+    scored.sort()
+    return [(square, target) for _, _, square, target in scored]
+
+
+def _quick(state: State, ceiling: str) -> int:
+    """The :func:`_score` once the quick rules stop (0 when they break the marks)."""
+    top = GRADES.index(ceiling)
+    stars = state.regions.per_line > 1
+    finders = [
+        finder
+        for grade, stars_only, finder in FINDERS
+        if GRADES.index(grade) <= top and (stars or not stars_only) and finder is not short_chain
+    ]
+    while not state.solved:
+        step = next((found for finder in finders if (found := finder(state, _never))), None)
+        if step is None:
+            break
+        state.apply(step)
+        if state.broken():
+            return 0
+    return _score(state)
+
+
+def _never() -> bool:
+    return False
