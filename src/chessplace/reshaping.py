@@ -30,6 +30,9 @@ ROUNDS_PER_SIDE = 3
 """Rounds of moves, per rank, before a grid is given up."""
 WEIGHED = 24
 """Moves weighed (by running the rules on) per round."""
+LONG_SHOTS = 3
+"""Moves tried per round when none scores higher on the quick rules (the short chain,
+which they leave out, may still get further)."""
 MISSES = 3
 """Rounds in a row whose moves all fail before a grid is given up."""
 
@@ -109,9 +112,11 @@ def _score(state: State) -> int:
 def _weighed(
     grid: Grid, k: int, state: State, solution: set[Square], ceiling: str, rng: random.Random
 ) -> list[tuple[Square, int]]:
-    """Up to :data:`WEIGHED` moves, drawn at random, best first: by the :func:`_score`
-    the quick rules (all up to ``ceiling`` but the short chain) reach after the move,
-    going on from ``state``."""
+    """Of :data:`WEIGHED` moves drawn at random, those after which the quick rules (all up
+    to ``ceiling`` but the short chain), going on from ``state``, reach a higher
+    :func:`_score` than ``state`` has, best first; the best :data:`LONG_SHOTS` when
+    none does. Each is then tried by running every rule from the start, so this
+    spares those runs on moves that change nothing."""
     n = len(grid)
     sizes = [0] * n
     for row in grid:
@@ -138,7 +143,9 @@ def _weighed(
         grid[rank][file] = here
         scored.append((-_quick(after, ceiling), rng.random(), square, target))
     scored.sort()
-    return [(square, target) for _, _, square, target in scored]
+    now = _score(state)
+    better = [(square, target) for quick, _, square, target in scored if -quick > now]
+    return better or [(square, target) for _, _, square, target in scored[:LONG_SHOTS]]
 
 
 def _quick(state: State, ceiling: str) -> int:
