@@ -62,6 +62,11 @@ class State:
 
     regions: Regions
     marks: dict[Square, bool] = field(default_factory=dict)
+    _placed: dict[int, tuple[Sequence[Square], int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Pieces counted on a sequence of squares since the last step, by the sequence's
+    id (the sequence is kept too, so its id stays its own); :meth:`apply` clears it."""
 
     @property
     def n(self) -> int:
@@ -84,9 +89,15 @@ class State:
         """The pieces a unit of ``squares`` still needs: ``holds`` (``per_line`` unless
         given) less those placed."""
         total = self.regions.per_line if holds is None else holds
-        return total - sum(1 for s in squares if self.marks.get(s) is True)
+        known = self._placed.get(id(squares))
+        if known is not None and known[0] is squares:
+            return total - known[1]
+        placed = sum(1 for s in squares if self.marks.get(s) is True)
+        self._placed[id(squares)] = (squares, placed)
+        return total - placed
 
     def apply(self, step: Step) -> None:
+        self._placed.clear()
         for square in step.places:
             self.marks[square] = True
         for square in step.empties:
