@@ -78,6 +78,8 @@ def read_grid(name: str, what: str = "grid") -> str:
 
 GENERATE_SECONDS = 60.0
 """How long ``generate`` searches for a unique grid without ``--time-limit``."""
+MANY_STARS_SECONDS = 300.0
+"""The same with three or more stars per line (a 14×14 3-star grid takes minutes)."""
 
 
 def add_generate_parser(commands: Any) -> None:
@@ -93,9 +95,9 @@ def add_generate_parser(commands: Any) -> None:
     generate.add_argument(
         "--time-limit",
         type=positive_float,
-        default=GENERATE_SECONDS,
         metavar="S",
-        help=f"give up after S seconds (exit 3; default {GENERATE_SECONDS:.0f})",
+        help=f"give up after S seconds (exit 3; default {GENERATE_SECONDS:.0f}, "
+        f"{MANY_STARS_SECONDS:.0f} with 3 or more stars)",
     )
     generate.add_argument(
         "--show-solution", action="store_true", help="draw the solution on stderr too"
@@ -110,8 +112,11 @@ def add_generate_parser(commands: Any) -> None:
 def generate_command(arguments: argparse.Namespace) -> int:
     """``chessplace generate``: the grid on stdout (so that it can be saved and read
     back with ``--grid``), its solution drawn on it and a summary on stderr."""
+    limit = arguments.time_limit
+    if limit is None:
+        limit = GENERATE_SECONDS if (arguments.stars or 1) < 3 else MANY_STARS_SECONDS
     result = supervised(
-        arguments.time_limit,
+        limit,
         lambda control: api.generate(
             arguments.puzzle,
             arguments.n,
