@@ -6,9 +6,10 @@ grown at random, neighbouring ones merged until each holds k). Only the
 cores of these regions are kept (the pieces, and for k > 1 paths joining
 them); the regions are regrown from them and their sizes evened out by
 :mod:`chessplace.carving`, the grid unique at every step; the first few grids
-left with a region over twice the mean size are passed over. The finished
-grid is counted once more through :mod:`chessplace.api`, whose answers are
-verified.
+left with a region over twice the mean size are passed over. A star grid the
+deduction rules leave stuck is then reshaped around its pieces until they solve it
+(:mod:`chessplace.reshaping`, through the ``reshaped`` hook). The finished grid is
+counted once more through :mod:`chessplace.api`, whose answers are verified.
 """
 
 from __future__ import annotations
