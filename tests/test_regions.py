@@ -187,6 +187,14 @@ def test_generate_shows_the_solution_only_when_asked(capsys: pytest.CaptureFixtu
     assert code == 0 and ("♛" in err or "♕" in err)
 
 
+def test_generate_waits_longer_by_default_for_three_stars_per_line() -> None:
+    from chessplace.cli.regions import generate_limit
+
+    assert generate_limit(None, None) == generate_limit(None, 2) == 60
+    assert generate_limit(None, 3) == generate_limit(None, 4) == 300
+    assert generate_limit(5.0, 3) == 5.0
+
+
 @pytest.mark.parametrize("limit", ["0", "-1", "nan", "inf", ""])
 def test_generate_refuses_a_bad_time_limit(capsys: pytest.CaptureFixture[str], limit: str) -> None:
     code, _, err = _run(capsys, "generate", "queens-game", "-n", "6", "--time-limit", limit)

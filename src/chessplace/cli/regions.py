@@ -109,14 +109,18 @@ def add_generate_parser(commands: Any) -> None:
     )
 
 
+def generate_limit(time_limit: float | None, stars: int | None) -> float:
+    """``--time-limit``, or without it the default for that many stars per line."""
+    if time_limit is not None:
+        return time_limit
+    return GENERATE_SECONDS if (stars or 1) < 3 else MANY_STARS_SECONDS
+
+
 def generate_command(arguments: argparse.Namespace) -> int:
     """``chessplace generate``: the grid on stdout (so that it can be saved and read
     back with ``--grid``), its solution drawn on it and a summary on stderr."""
-    limit = arguments.time_limit
-    if limit is None:
-        limit = GENERATE_SECONDS if (arguments.stars or 1) < 3 else MANY_STARS_SECONDS
     result = supervised(
-        limit,
+        generate_limit(arguments.time_limit, arguments.stars),
         lambda control: api.generate(
             arguments.puzzle,
             arguments.n,
