@@ -190,3 +190,26 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path) -> None
         ["pgrep", "-f", str(journal)], capture_output=True, text=True, check=False
     ).stdout.split()
     assert left == []
+
+
+def test_the_published_certificate_cubes_partition_the_labellings() -> None:
+    """The A308632(12) certificate's manifest (its proofs are not in the repository):
+    its cubes are the line engine's tree for 22 black beside 21 white, cut at 12
+    labels, and they cover every labelling of those lines exactly once."""
+    from chessplace.certificates.cubes import tree_cubes
+    from chessplace.certificates.formula import lex_order
+    from chessplace.certificates.writer import spec_of
+    from chessplace.control import Control
+
+    sys.path.insert(0, str(RESULTS))
+    try:
+        from crosscheck_optima import partition
+    finally:
+        sys.path.remove(str(RESULTS))
+    manifest = json.loads((RESULTS / "a308632" / "certificate-n12.json").read_text())
+    assert manifest["claim"] == {"kind": "optimum", "value": 21}
+    cubes = [tuple(proof["cube"]) for proof in manifest["refutation"]["proofs"]]
+    problem = puzzles.peaceable_queens(Board.square(12), white=21)
+    spec = spec_of(problem)
+    assert partition(cubes, lex_order(spec))
+    assert cubes == [tuple(cube) for cube in tree_cubes(problem, spec, 22, Control())]
