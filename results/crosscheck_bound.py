@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from cube_solving import solved
+from cube_solving import signals_held, solved
 
 from chessplace import Board, puzzles, square_name
 from chessplace.journal import Journal, Schema, recorded_header
@@ -161,8 +161,9 @@ def main() -> int:
                 for army, squares in zip(problem.armies, found.armies, strict=True):
                     print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
                 return 1
-            journal.record(_key(cube), seconds)
-            done[_key(cube)] = Refuted(seconds)
+            with signals_held():
+                journal.record(_key(cube), seconds)
+                done[_key(cube)] = Refuted(seconds)
             slowest = max(slowest, seconds)
             if count % max(1, len(pending) // 20) == 0 or seconds > 60:
                 print(f"{len(done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)

@@ -6,6 +6,7 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 CLAUSES: list[Sequence[int]] = []
 """The formula, set before the worker processes fork."""
@@ -36,16 +37,38 @@ def solved(
     clauses: Sequence[Sequence[int]], cubes: Sequence[tuple[int, ...]], workers: int
 ) -> Iterator[Solved]:
     """Each cube under ``clauses``, as the workers finish them (forked, one per worker).
-    SIGTERM stops it as Ctrl-C does (``KeyboardInterrupt``), and the pool's workers
-    end with it."""
+    SIGTERM stops it as Ctrl-C does (``KeyboardInterrupt``, held back inside
+    :func:`signals_held`), and the pool's workers end with it."""
     CLAUSES[:] = clauses
-    before = signal.signal(signal.SIGTERM, _interrupt)
+    before = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
             yield from pool.imap_unordered(_solve, cubes)
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+_HOLD = {"held": False, "pending": False}
+"""Whether a stop waits (:func:`signals_held`), and whether one came meanwhile."""
 
 
 def _interrupt(signum: int, frame: object) -> None:
+    if _HOLD["held"]:
+        _HOLD["pending"] = True
+        return
     raise KeyboardInterrupt
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """A stop (Ctrl-C, SIGTERM) during the block waits until it ends, so that a cube
+    written to the journal is also counted in what the stop reports."""
+    _HOLD["held"] = True
+    try:
+        yield
+    finally:
+        _HOLD["held"] = False
+    if _HOLD["pending"]:
+        _HOLD["pending"] = False
+        raise KeyboardInterrupt
