@@ -64,7 +64,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def signals_held() -> Iterator[None]:
     """A stop (Ctrl-C, SIGTERM) during the block waits until it ends, so that a cube
     written to the journal is also counted in what the stop reports."""
-    _HOLD["held"] = True
+    _HOLD["held"], _HOLD["pending"] = True, False
     try:
         yield
     finally:

@@ -9,8 +9,9 @@ solution of every grid on the way. How far the rules got is scored by the
 squares they decided and, where they decided few, by how close each region's
 open squares come to one rank or file (a region confined to a line is where a
 player starts). Moves are weighed by running the rules on from where they
-stopped (quick, though not a proof for the new grid); the best is kept when the
-rules, run again from the start, score higher than before. This is the
+stopped (quick, though not a proof for the new grid); the first of them, best
+first, that makes the rules, run again from the start, score higher than before
+is kept. This is the
 reshaping players' generators do when deduction stalls.
 """
 
@@ -40,18 +41,25 @@ MISSES = 3
 def reshaper(
     k: int, difficulty: str | None, grade_of: Callable[[tuple[str, ...]], str], control: Control
 ) -> Callable[[Grid, list[Square], random.Random], Grid | None]:
-    """The generator's hook for star grids: a grid the rules solve at ``difficulty`` (or
-    at any grade without one) is kept, another is reshaped toward it; ``None`` when that
-    fails with a ``difficulty`` to meet (without one the grid is kept as it is: unique,
-    but it needs guessing). ``grade_of`` grades a grid by its rows."""
+    """The generator's hook for star grids: a grid the rules solve with the grade
+    ``difficulty`` (at any grade without one) is kept, one they leave stuck or solve
+    only with harder steps is reshaped toward it, and ``None`` (draw another) when it
+    comes out easier or reshaping fails; without a ``difficulty`` a grid reshaping
+    cannot fix is kept as it is (unique, but it needs guessing). ``grade_of`` grades a
+    grid by its rows."""
     target = difficulty or GRADES[-1]
+
+    def wanted(grid: Grid) -> bool:
+        return difficulty is None or grade_of(rows_of(grid)) == difficulty
 
     def reshaped(grid: Grid, pieces: list[Square], rng: random.Random) -> Grid | None:
         grade = grade_of(rows_of(grid))
         if grade != GUESSING and GRADES.index(grade) <= GRADES.index(target):
-            return grid
+            return grid if wanted(grid) else None
         found = reshape(grid, k, pieces, target, rng, control)
-        return grid if found is None and difficulty is None else found
+        if found is None:
+            return grid if difficulty is None else None
+        return found if wanted(found) else None
 
     return reshaped
 
@@ -72,7 +80,7 @@ def reshape(
         if state is None or control.stopped or misses == MISSES:
             break
         misses += 1
-        for square, target in _weighed(region, k, state, solution, ceiling, rng):
+        for square, target in _weighed(region, k, state, solution, ceiling, rng, control):
             file, rank = square
             here = region[rank][file]
             region[rank][file] = target
@@ -110,7 +118,13 @@ def _score(state: State) -> int:
 
 
 def _weighed(
-    grid: Grid, k: int, state: State, solution: set[Square], ceiling: str, rng: random.Random
+    grid: Grid,
+    k: int,
+    state: State,
+    solution: set[Square],
+    ceiling: str,
+    rng: random.Random,
+    control: Control,
 ) -> list[tuple[Square, int]]:
     """Of :data:`WEIGHED` moves drawn at random, those after which the quick rules (all up
     to ``ceiling`` but the short chain), going on from ``state``, reach a higher
@@ -132,15 +146,17 @@ def _weighed(
     rng.shuffle(moves)
     scored: list[tuple[int, float, Square, int]] = []
     for square, target in moves:
-        if len(scored) == WEIGHED:
+        if len(scored) == WEIGHED or control.stopped:
             break
         file, rank = square
         here = grid[rank][file]
         if not joined_without(grid, here, square):
             continue
         grid[rank][file] = target
-        after = State(Regions(rows_of(grid), k), dict(state.marks))
-        grid[rank][file] = here
+        try:
+            after = State(Regions(rows_of(grid), k), dict(state.marks))
+        finally:
+            grid[rank][file] = here
         scored.append((-_quick(after, ceiling), rng.random(), square, target))
     scored.sort()
     now = _score(state)
