@@ -408,8 +408,12 @@ def test_a_cube_naming_no_variable_is_rejected(
             ("optimize", "peaceable-queens", "-n", "8", "--white", "9"),
             {"kind": "optimum", "value": 10},
         ),
+        (
+            ("solve", "peaceable-queens", "-n", "8", "--white", "9", "--at-least", "11"),
+            {"kind": "infeasible"},
+        ),
     ],
-    ids=["a(8) = 9", "no 10 on 8x8", "10 black beside 9 white"],
+    ids=["a(8) = 9", "no 10 on 8x8", "10 black beside 9 white", "no 11 beside 9 white"],
 )
 def test_eight_by_eight_is_cut_along_the_line_engine_tree(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], claim: object

@@ -272,10 +272,13 @@ def _refute(
 
 
 def _target(spec: Spec, claim: dict[str, Any]) -> int:
-    """The smaller army the refutation rules out: one past the optimum, or the
-    largest army minimum when no placement exists."""
+    """The target of the line engine's tree: one past the optimum, or when no placement
+    exists the largest army minimum (beside a fixed white army, the black one's: the
+    engine's targets count black there)."""
     if claim["kind"] == "optimum":
         return int(claim["value"]) + 1
+    if len(spec.armies) == 2 and spec.armies[0].fixed and not spec.equal_armies:
+        return spec.armies[1].minimum
     return max(army.minimum for army in spec.armies)
 
 
