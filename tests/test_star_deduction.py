@@ -17,7 +17,7 @@ from chessplace.deduction import GUESSING
 from chessplace.deduction import explain_from as explain
 from chessplace.puzzles import region_puzzle
 from chessplace.regions import touching
-from chessplace.reshaping import reshape
+from chessplace.reshaping import reshape, reshaper
 from chessplace.room import EXACT_SQUARES, capacity
 
 STAR_GRID = (  # a 10×10 two-star grid (made by the generator) with one solution
@@ -139,6 +139,20 @@ def test_reshaping_makes_a_stuck_grid_solvable_by_the_rules() -> None:
     rows = rows_of(reshaped)
     _check_steps(rows, 2)
     assert explain(region_puzzle("star-battle", rows, 2).regions).pieces == tuple(pieces)
+
+
+def test_the_generator_hook_passes_over_a_grid_easier_than_asked() -> None:
+    """A grid already solved at a grade is kept when that grade is wanted (or none is),
+    and drawn again (``None``) when a harder one is: it is not counted for nothing."""
+    grid = [[0] * 10 for _ in range(10)]
+    rng = random.Random(0)
+
+    def medium(rows: tuple[str, ...]) -> str:
+        return "medium"
+
+    assert reshaper(2, "hard", medium, Control())(grid, [], rng) is None
+    assert reshaper(2, "medium", medium, Control())(grid, [], rng) is grid
+    assert reshaper(2, None, medium, Control())(grid, [], rng) is grid
 
 
 def test_a_grid_generated_without_a_difficulty_no_longer_needs_guessing() -> None:
