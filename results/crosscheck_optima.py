@@ -104,10 +104,10 @@ def main() -> int:
             for signs in itertools.product((True, False), repeat=len(labels))
         ]
     else:
-        free = puzzles.peaceable_queens(Board.square(n))
         if not 1 <= args.tree_depth <= 2 * n:
             print(f"crosscheck_optima: --tree-depth is 1 to {2 * n} rank and file labels")
             return 2
+        free = puzzles.peaceable_queens(Board.square(n))
         cubes = [tuple(c) for c in tree_cubes(free, spec, m, Control(), args.tree_depth)]
         if not partition(cubes, order):
             print("rejected: the engine's cubes do not partition the labellings")

@@ -87,13 +87,18 @@ or more pieces per line only (with one, room is the number of unknown squares, w
 the rules before it already count)."""
 
 
-def next_step(state: State, stop: Stop = lambda: False, ceiling: str = "hard") -> Step | None:
-    """The easiest step that applies among the rules up to the grade ``ceiling``, or
-    ``None`` when none does (or ``stop`` said to stop while a rule was trying squares)."""
+def next_step(
+    state: State, stop: Stop = lambda: False, ceiling: str = "hard", chain: bool = True
+) -> Step | None:
+    """The easiest step that applies among the rules up to the grade ``ceiling`` (without
+    the short chain unless ``chain``), or ``None`` when none does (or ``stop`` said to
+    stop while a rule was trying squares)."""
     top = GRADES.index(ceiling)
     stars = state.regions.per_line > 1
     for grade, stars_only, finder in FINDERS:
         if GRADES.index(grade) > top or (stars_only and not stars):
+            continue
+        if finder is short_chain and not chain:
             continue
         step = finder(state, stop)
         if step is not None:

@@ -23,9 +23,8 @@ from collections.abc import Callable
 from chessplace.board import Square
 from chessplace.carving import Grid, joined_without, rows_of
 from chessplace.control import Control
-from chessplace.deduction import FINDERS, GRADES, GUESSING, State, explain_from
+from chessplace.deduction import GRADES, GUESSING, State, explain_from, next_step
 from chessplace.regions import Regions, neighbours
-from chessplace.star_rules import short_chain
 
 ROUNDS_PER_SIDE = 3
 """Rounds of moves, per rank, before a grid is given up."""
@@ -80,7 +79,7 @@ def reshape(
         if state is None or control.stopped or misses == MISSES:
             break
         misses += 1
-        for square, target in _weighed(region, k, state, solution, ceiling, rng, control):
+        for square, target in _weighed(region, k, state, score, solution, ceiling, rng, control):
             file, rank = square
             here = region[rank][file]
             region[rank][file] = target
@@ -121,6 +120,7 @@ def _weighed(
     grid: Grid,
     k: int,
     state: State,
+    score: int,
     solution: set[Square],
     ceiling: str,
     rng: random.Random,
@@ -128,7 +128,7 @@ def _weighed(
 ) -> list[tuple[Square, int]]:
     """Of :data:`WEIGHED` moves drawn at random, those after which the quick rules (all up
     to ``ceiling`` but the short chain), going on from ``state``, reach a higher
-    :func:`_score` than ``state`` has, best first; the best :data:`LONG_SHOTS` when
+    :func:`_score` than ``state``'s ``score``, best first; the best :data:`LONG_SHOTS` when
     none does. Each is then tried by running every rule from the start, so this
     spares those runs on moves that change nothing."""
     n = len(grid)
@@ -159,29 +159,17 @@ def _weighed(
             grid[rank][file] = here
         scored.append((-_quick(after, ceiling), rng.random(), square, target))
     scored.sort()
-    now = _score(state)
-    better = [(square, target) for quick, _, square, target in scored if -quick > now]
+    better = [(square, target) for quick, _, square, target in scored if -quick > score]
     return better or [(square, target) for _, _, square, target in scored[:LONG_SHOTS]]
 
 
 def _quick(state: State, ceiling: str) -> int:
     """The :func:`_score` once the quick rules stop (0 when they break the marks)."""
-    top = GRADES.index(ceiling)
-    stars = state.regions.per_line > 1
-    finders = [
-        finder
-        for grade, stars_only, finder in FINDERS
-        if GRADES.index(grade) <= top and (stars or not stars_only) and finder is not short_chain
-    ]
     while not state.solved:
-        step = next((found for finder in finders if (found := finder(state, _never))), None)
+        step = next_step(state, ceiling=ceiling, chain=False)
         if step is None:
             break
         state.apply(step)
         if state.broken():
             return 0
     return _score(state)
-
-
-def _never() -> bool:
-    return False
