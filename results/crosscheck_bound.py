@@ -35,9 +35,11 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from cube_solving import signals_held, solved
+from cube_solving import covers, signals_held, solved
 
 from chessplace import Board, puzzles, square_name
+from chessplace.certificates.cubes import tree_leaves
+from chessplace.control import Control
 from chessplace.journal import Journal, Schema, recorded_header
 from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.problem import Problem
@@ -94,6 +96,29 @@ def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refu
     return dict(coarse.done)
 
 
+def _tree_cut(
+    problem: Problem, target: int, depth: int, refine: Path | None
+) -> tuple[LineFormula, list[tuple[int, ...]]]:
+    """The formula, its lex-leader comparing the engine's ranks and files first (so the
+    nodes the engine cut by symmetry fall to propagation), and the leaves of the engine's
+    tree for ``target`` down to ``depth`` labels as cubes on the line colours."""
+    if refine is not None:
+        raise ValueError("--refine splits cubes by line colours, not along the tree")
+    sides = problem.board.rows + problem.board.cols
+    if not 1 <= depth <= sides:
+        raise ValueError(f"--tree-depth is 1 to {sides} rank and file labels")
+    tree = tree_leaves(problem, target, Control(), depth)
+    if tree is None:
+        raise ValueError("the line engine does not search this problem")
+    lines, leaves = tree
+    formula = LineFormula(problem, DEFAULT_ENCODING, compare_first=lines)
+    split = [formula.white_line(line) for line in lines]
+    cubes = [
+        tuple(split[p] if label else -split[p] for p, label in enumerate(leaf)) for leaf in leaves
+    ]
+    return formula, cubes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, required=True, help="board side")
@@ -104,22 +129,35 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--journal", type=Path, required=True, help="refuted cubes, resumable")
     parser.add_argument("--refine", type=Path, help="a coarser run's journal: its cubes count")
+    parser.add_argument(
+        "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
+    )
     args = parser.parse_args()
     problem = beyond(args.n, args.torus, args.optimum, args.white)
     started = time.perf_counter()
-    formula = LineFormula(problem, DEFAULT_ENCODING)
+    if args.tree_depth is None:
+        formula = LineFormula(problem, DEFAULT_ENCODING)
+        first = 1 if problem.swappable_armies else 0
+        lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
+        split = [formula.named(("white line", i)) for i in lines]
+        cubes = [
+            tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
+            for signs in itertools.product((True, False), repeat=len(split))
+        ]
+    else:
+        try:
+            formula, cubes = _tree_cut(problem, args.optimum + 1, args.tree_depth, args.refine)
+        except ValueError as error:
+            print(f"crosscheck_bound: {error}", file=sys.stderr)
+            return 2
+        if not covers([_key(cube) for cube in cubes]):
+            print("rejected: the engine's cubes do not partition the line colourings")
+            return 1
     clauses = formula.clauses
     digest = hashlib.sha256()
     for clause in clauses:
         digest.update(" ".join(map(str, clause)).encode() + b"\n")
-    first = 1 if problem.swappable_armies else 0
-    lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
-    split = [formula.named(("white line", i)) for i in lines]
-    cubes = [
-        tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
-        for signs in itertools.product((True, False), repeat=len(split))
-    ]
-    header = {
+    header: dict[str, object] = {
         "n": args.n,
         "torus": args.torus,
         "white": args.white,
@@ -127,6 +165,8 @@ def main() -> int:
         "cubes": len(cubes),
         "formula": digest.hexdigest(),
     }
+    if args.tree_depth is not None:
+        header["tree depth"] = args.tree_depth
     try:
         coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
         journal = Journal(args.journal, header, _schema({_key(cube) for cube in cubes}))

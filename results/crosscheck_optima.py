@@ -38,7 +38,7 @@ import sys
 import time
 from pathlib import Path
 
-from cube_solving import solved
+from cube_solving import covers, solved
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
@@ -158,11 +158,7 @@ def partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
         words.append(
             "".join("1" if literal == order[2 * p] else "0" for p, literal in enumerate(cube))
         )
-    words.sort()
-    if any(b.startswith(a) for a, b in itertools.pairwise(words)):
-        return False
-    deepest = max(map(len, words), default=0)
-    return sum(1 << (deepest - len(word)) for word in words) == 1 << deepest
+    return covers(words)
 
 
 if __name__ == "__main__":

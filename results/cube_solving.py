@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import time
@@ -72,3 +73,14 @@ def signals_held() -> Iterator[None]:
     if _HOLD["pending"]:
         _HOLD["pending"] = False
         raise KeyboardInterrupt
+
+
+def covers(words: Sequence[str]) -> bool:
+    """Whether cubes, each written as its labels on the cut lines in order ("1" white
+    or army 0, "0" black), cover every labelling of those lines exactly once: none
+    extends another and their shares 2^-length add up to one."""
+    ordered = sorted(words)
+    if any(b.startswith(a) for a, b in itertools.pairwise(ordered)):
+        return False
+    deepest = max(map(len, ordered), default=0)
+    return sum(1 << (deepest - len(word)) for word in ordered) == 1 << deepest

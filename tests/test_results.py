@@ -106,6 +106,44 @@ def test_the_bound_cross_check_confirms_an_optimum_and_refutes_one_too_low(
     assert low.returncode == 1 and "REFUTED" in low.stdout and "broken: ()" in low.stdout
 
 
+@pytest.mark.parametrize(
+    ("options", "optimum", "depth"),
+    [(["-n", "8"], 9, 8), (["-n", "7", "--torus"], 4, 6), (["-n", "8", "--white", "9"], 10, 8)],
+    ids=["a250000", "a279405", "a308632"],
+)
+def test_the_bound_cross_check_cuts_along_the_engine_tree(
+    tmp_path: Path, options: list[str], optimum: int, depth: int
+) -> None:
+    """Cubes from the line engine's tree are all refuted, read back on a second run,
+    and hold a placement when the claim is one too low."""
+    script = str(RESULTS / "crosscheck_bound.py")
+    claim = [*options, "--tree-depth", str(depth), "--journal", str(tmp_path / "tree.jsonl")]
+    confirmed = _run(script, *claim, "--optimum", str(optimum))
+    assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
+    cubes = int(confirmed.stdout.split(" cubes,")[0].rsplit(" ", 1)[1].replace(",", ""))
+    again = _run(script, *claim, "--optimum", str(optimum))
+    assert again.returncode == 0 and f"{cubes:,} refuted before" in again.stdout, again.stdout
+    low = [*options, "--tree-depth", str(depth), "--journal", str(tmp_path / "low.jsonl")]
+    refuted = _run(script, *low, "--optimum", str(optimum - 1))
+    assert refuted.returncode == 1 and "broken: ()" in refuted.stdout, refuted.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--tree-depth", "0"], "--tree-depth is 1 to 14"),
+        (["--tree-depth", "15"], "--tree-depth is 1 to 14"),
+        (["--tree-depth", "4", "--refine", "x.jsonl"], "not along the tree"),
+    ],
+)
+def test_a_bad_tree_depth_is_refused(tmp_path: Path, extra: list[str], message: str) -> None:
+    script = str(RESULTS / "crosscheck_bound.py")
+    journal = str(tmp_path / "j.jsonl")
+    refused = _run(script, "-n", "7", "--optimum", "7", "--journal", journal, *extra)
+    assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+    assert not (tmp_path / "j.jsonl").exists()
+
+
 @pytest.mark.parametrize("path", TERM_FILES, ids=[f"{p.parent.name}-{p.stem}" for p in TERM_FILES])
 def test_every_published_term_has_a_witness_that_verifies(path: Path) -> None:
     record = json.loads(path.read_text())

@@ -24,7 +24,7 @@ from chessplace.certificates.spec import Spec
 from chessplace.control import Control
 from chessplace.engines.base import Task
 from chessplace.engines.lines.engine import LineSearchEngine
-from chessplace.engines.lines.geometry import Geometry, geometry
+from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.problem import Problem
 
@@ -61,18 +61,37 @@ def tree_cubes(
     when the engine does not search this problem or the board is too small to split.
     Raises :class:`StoppedProving` when ``control`` stops."""
     depth = split_depth(spec) if depth is None else depth
+    tree = tree_leaves(problem, target, control, depth)
+    if tree is None:
+        return []
+    lines, leaves = tree
+    number = {frozenset(line): i for i, line in enumerate(ride_lines(spec))}
+    variables = [
+        {1: line_var(spec, 0, number[line]), 0: line_var(spec, 1, number[line])} for line in lines
+    ]
+    return [[variables[p][label] for p, label in enumerate(leaf)] for leaf in leaves]
+
+
+def tree_leaves(
+    problem: Problem, target: int, control: Control, depth: int
+) -> tuple[list[frozenset[int]], list[tuple[int, ...]]] | None:
+    """The leaves of the line engine's tree for ``target`` down to ``depth`` rank and file
+    labels: the squares of the lines it labels first, in its order, and each leaf's
+    labels on them (1 white, 0 black); the nodes its bounds and symmetry check keep at
+    ``depth``, then every node above that they cut. ``None`` when the engine does not
+    search this problem or ``depth`` is 0 or past its ranks and files. Raises
+    :class:`StoppedProving` when ``control`` stops."""
     engine = LineSearchEngine(workers=1)
     if depth == 0 or engine.refusal(problem, Task.OPTIMIZE) is not None:
-        return []
+        return None
     if any(army.maximum is not None and not army.fixed for army in problem.armies):
-        return []  # the engine's bounds know nothing of caps: its tree would not cut
+        return None  # the engine's bounds know nothing of caps: its tree would not cut
     # beside a fixed white army the engine searches "at least that many white" (which
     # the cubes' proofs refute for exactly that many) and the board's symmetries alone
     white = None if problem.equal_armies else problem.armies[0].minimum
     g = geometry(problem.board, problem.armies[0].piece, True, swap=white is None)
     if not g.product or depth > g.symmetric:
-        return []
-    variables = _label_variables(spec, g)
+        return None
     search = LineSearch(g, workers=1, white_target=white)
     order = [int(line) for line in g.order[:depth]]
     leaves: list[tuple[int, ...]] = []
@@ -87,19 +106,8 @@ def tree_cubes(
             leaves += [child for child in children if child not in below]
         kept = below
     leaves += sorted(kept)
-    return [[variables[order[p]][label] for p, label in enumerate(leaf)] for leaf in leaves]
-
-
-def _label_variables(spec: Spec, g: Geometry) -> dict[int, dict[int, int]]:
-    """For each rank and file of the engine, its certified label variables by engine
-    label (1: white, army 0; 0: black, army 1)."""
-    number = {frozenset(line): i for i, line in enumerate(ride_lines(spec))}
-    variables: dict[int, dict[int, int]] = {}
-    for line in (int(v) for v in g.order[: g.symmetric]):
-        squares = frozenset(int(s) for s in g.squares(line))
-        index = number[squares]
-        variables[line] = {1: line_var(spec, 0, index), 0: line_var(spec, 1, index)}
-    return variables
+    lines = [frozenset(int(s) for s in g.squares(line)) for line in order]
+    return lines, leaves
 
 
 def cover_proof(cubes: list[Cube]) -> str:

@@ -15,6 +15,7 @@ only while it has not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 
 from chessplace.board import Board
@@ -176,8 +177,32 @@ class LineFormula(Formula):
     breaking compares line colours, not squares.
     """
 
+    def __init__(
+        self,
+        problem: Problem,
+        encoding: str,
+        break_symmetry: bool = True,
+        control: Control | None = None,
+        compare_first: Sequence[frozenset[int]] = (),
+    ) -> None:
+        self.compare_first = compare_first
+        super().__init__(problem, encoding, break_symmetry, control)
+
     def _prepare(self) -> None:
         self.model = lines.LineModel(self.problem)
+
+    def comparison_order(self) -> list[int]:
+        """The lines in the order lex-leader compares their colours: those of
+        ``compare_first`` (given by their squares), then the rest as the model lists
+        them."""
+        index = {frozenset(line): i for i, line in enumerate(self.model.lines)}
+        head = [index[line] for line in self.compare_first]
+        return head + sorted(set(range(len(self.model.lines))) - set(head))
+
+    def white_line(self, squares: frozenset[int]) -> int:
+        """The variable "this line is white", for the line on these squares."""
+        index = {frozenset(line): i for i, line in enumerate(self.model.lines)}
+        return self._white(index[squares])
 
     def _build(self, break_symmetry: bool) -> None:
         problem, model, control = self.problem, self.model, self.control
@@ -193,7 +218,7 @@ class LineFormula(Formula):
         for a, army in checked(enumerate(problem.armies), control, every=1):
             self.bound(self.army(a), army.minimum, None)
         if break_symmetry:
-            order = [(i, 0) for i in range(len(model.lines))]
+            order = [(i, 0) for i in self.comparison_order()]
             for image, swap in checked(model.symmetries(), control, every=1):
                 self.clauses += checked(
                     symmetry.lex_leader(
