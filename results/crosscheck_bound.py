@@ -33,22 +33,15 @@ import itertools
 import sys
 import time
 from pathlib import Path
-from typing import NamedTuple
 
-from cube_solving import covers, signals_held, solved
+from cube_solving import Refuted, covers, refuted_schema, signals_held, solved
 
 from chessplace import Board, puzzles, square_name
 from chessplace.certificates.cubes import tree_leaves
 from chessplace.control import Control
-from chessplace.journal import Journal, Schema, recorded_header
+from chessplace.journal import Journal, recorded_header
 from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.problem import Problem
-
-
-class Refuted(NamedTuple):
-    """A cube CaDiCaL found unsatisfiable, and how long it took."""
-
-    seconds: float
 
 
 def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:
@@ -61,18 +54,6 @@ def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:
 
 def _key(cube: tuple[int, ...]) -> str:
     return "".join("1" if literal > 0 else "0" for literal in cube)
-
-
-def _schema(keys: set[str]) -> Schema:
-    return Schema(
-        key="cube",
-        record=Refuted,
-        valid_key=keys.__contains__,
-        valid=lambda record: isinstance(record.seconds, float) and record.seconds >= 0,
-        work="cross-check",
-        unit="cube",
-        redone="solved again",
-    )
 
 
 def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refuted]:
@@ -91,7 +72,7 @@ def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refu
         raise ValueError(f"{path} has {cubes:,} cubes: refine it with more --cube-lines")
     width = cubes.bit_length() - 1
     keys = {"".join(signs) for signs in itertools.product("10", repeat=width)}
-    coarse = Journal(path, found, _schema(keys))
+    coarse = Journal(path, found, refuted_schema(keys))
     coarse.close()
     return dict(coarse.done)
 
@@ -169,7 +150,7 @@ def main() -> int:
         header["tree depth"] = args.tree_depth
     try:
         coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
-        journal = Journal(args.journal, header, _schema({_key(cube) for cube in cubes}))
+        journal = Journal(args.journal, header, refuted_schema({_key(cube) for cube in cubes}))
     except ValueError as error:  # another run's journal, a foreign file, or in use
         print(f"crosscheck_bound: {error}", file=sys.stderr)
         return 2

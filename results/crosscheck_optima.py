@@ -25,20 +25,26 @@ them with the line engine). This script shares nothing with that engine:
    CaDiCaL, one process per core. Every cube must be unsatisfiable; a model
    would be a missing placement, and is printed.
 
+With ``--journal FILE`` each refuted cube is written to a checkpoint journal (its
+header pins the formula, blocked classes included, by a hash of its clauses),
+so a run stopped by Ctrl-C or SIGTERM (exit 3) resumes where it was.
+
 It prints one line per stage and a verdict; exit 0 when the count is confirmed.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
-from cube_solving import covers, solved
+from cube_solving import Refuted, covers, refuted_schema, signals_held, solved
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
@@ -53,6 +59,7 @@ from chessplace.certificates.formula import (
 from chessplace.certificates.symmetries import symmetry_permutations
 from chessplace.certificates.writer import spec_of
 from chessplace.control import Control
+from chessplace.journal import Journal
 from chessplace.placement import Placement
 
 
@@ -64,6 +71,7 @@ def main() -> int:
         "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
     )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--journal", type=Path, help="refuted cubes, so that a stopped run resumes")
     args = parser.parse_args()
     data = json.loads(args.classes.read_text())
     n, m = int(data["n"]), int(data["m"])
@@ -95,7 +103,7 @@ def main() -> int:
     rules = rule_clauses(spec)
     kept = [p for p in permutations if symmetry_fault(spec, rules, bounds, p) is None]
     formula = refutation_formula(spec, bounds, kept)
-    clauses = [*formula.clauses, *(tuple(-v for v in sorted(p)) for p in orbits)]
+    clauses = [*formula.clauses, *sorted(tuple(-v for v in sorted(p)) for p in orbits)]
     order = lex_order(spec)  # each line's label variables (army 0, army 1), line by line
     if args.tree_depth is None:
         labels = order[: 2 * args.cube_lines : 2]
@@ -112,14 +120,30 @@ def main() -> int:
         if not partition(cubes, order):
             print("rejected: the engine's cubes do not partition the labellings")
             return 1
+    words = words_of(cubes, order)
+    assert words is not None  # both cuts label the lines of ``order``
+    header = {"n": n, "m": m, "cubes": len(cubes), "formula": _digest(clauses)}
+    header |= {"cube lines": args.cube_lines} if args.tree_depth is None else {}
+    header |= {"tree depth": args.tree_depth} if args.tree_depth is not None else {}
+    try:
+        journal = (
+            Journal(args.journal, header, refuted_schema(set(words))) if args.journal else None
+        )
+    except ValueError as error:  # another run's journal, a foreign file, or in use
+        print(f"crosscheck_optima: {error}", file=sys.stderr)
+        return 2
+    done = dict(journal.done) if journal else {}
+    pending = [cube for cube, word in zip(cubes, words, strict=True) if word not in done]
+    word_of = dict(zip(cubes, words, strict=True))
     print(
         f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
-        f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes",
+        f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes, "
+        f"{len(done):,} refuted before",
         flush=True,
     )
-    slowest = 0.0
+    slowest = max((record.seconds for record in done.values()), default=0.0)
     try:
-        for done, (cube, model, seconds) in enumerate(solved(clauses, cubes, args.workers), 1):
+        for count, (cube, model, seconds) in enumerate(solved(clauses, pending, args.workers), 1):
             slowest = max(slowest, seconds)
             if model is not None:
                 true = set(v for v in model if v > 0)
@@ -133,32 +157,62 @@ def main() -> int:
                 ]
                 print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
                 return 1
-            if done % max(1, len(cubes) // 20) == 0:
-                print(f"{done:,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+            with signals_held():
+                if journal:
+                    journal.record(word_of[cube], seconds)
+                done[word_of[cube]] = Refuted(seconds)
+            if count % max(1, len(pending) // 20) == 0:
+                print(f"{len(done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are gone with the pool
-        print("stopped: the cross-check has no journal; run it again from the start")
+        if journal is None:
+            print("stopped: no --journal was given, so the next run starts from the start")
+        else:
+            print(f"stopped: {len(done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}")
         return 3
+    finally:
+        if journal:
+            journal.close()
     elapsed = time.perf_counter() - started
+    spent = sum(record.seconds for record in done.values())
     print(
         f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "
         f"classes, {len(orbits):,} placements, no other ({len(cubes):,} cubes, slowest "
-        f"{slowest:.1f} s, {elapsed:.0f} s in all)"
+        f"{slowest:.1f} s, {spent:.0f} CPU-s in the cubes, {elapsed:.0f} s this run)"
     )
     return 0
+
+
+def _digest(clauses: Sequence[Sequence[int]]) -> str:
+    """A SHA-256 of the clauses, which pins the formula (and the blocked classes)."""
+    digest = hashlib.sha256()
+    for clause in clauses:
+        digest.update(" ".join(map(str, clause)).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def words_of(cubes: list[tuple[int, ...]], order: list[int]) -> list[str] | None:
+    """Each cube as its labels, "1" for army 0 and "0" for army 1, on the lines of
+    ``order`` (each line's label variables, army 0's then army 1's); a cube's p-th
+    literal is army 0's label of line p, its negation, or army 1's label. ``None``
+    when a literal belongs to another line."""
+    words = []
+    for cube in cubes:
+        word = ""
+        for p, literal in enumerate(cube):
+            white, black = order[2 * p : 2 * p + 2]
+            if literal not in (white, -white, black):
+                return None
+            word += "1" if literal == white else "0"
+        words.append(word)
+    return words
 
 
 def partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
     """Whether ``cubes`` (label variables, position p holding army 0's or army 1's label
     of the p-th line of ``order``) cover every labelling of those lines exactly once:
     none extends another and their shares 2^-length sum to one."""
-    words = []
-    for cube in cubes:
-        if any(literal not in order[2 * p : 2 * p + 2] for p, literal in enumerate(cube)):
-            return False
-        words.append(
-            "".join("1" if literal == order[2 * p] else "0" for p, literal in enumerate(cube))
-        )
-    return covers(words)
+    words = words_of(cubes, order)
+    return words is not None and covers(words)
 
 
 if __name__ == "__main__":

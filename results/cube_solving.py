@@ -8,6 +8,9 @@ import signal
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
+
+from chessplace.journal import Schema
 
 CLAUSES: list[Sequence[int]] = []
 """The formula, set before the worker processes fork."""
@@ -84,3 +87,22 @@ def covers(words: Sequence[str]) -> bool:
         return False
     deepest = max(map(len, ordered), default=0)
     return sum(1 << (deepest - len(word)) for word in ordered) == 1 << deepest
+
+
+class Refuted(NamedTuple):
+    """A cube CaDiCaL found unsatisfiable, and how long it took (a journal record)."""
+
+    seconds: float
+
+
+def refuted_schema(keys: set[str]) -> Schema:
+    """The journal of a cross-check: one record per refuted cube, keyed by its labels."""
+    return Schema(
+        key="cube",
+        record=Refuted,
+        valid_key=keys.__contains__,
+        valid=lambda record: isinstance(record.seconds, float) and record.seconds >= 0,
+        work="cross-check",
+        unit="cube",
+        redone="solved again",
+    )

@@ -62,13 +62,19 @@ def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(
     listing = tmp_path / "n6.json"
     made = _run(str(RESULTS / "optima.py"), "6", "-o", str(listing))
     assert made.returncode == 0, made.stderr
-    confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes)
+    journal = ["--journal", str(tmp_path / "cubes.jsonl")]
+    confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
+    cubes_count = int(confirmed.stdout.split(" cubes,")[0].rsplit(" ", 1)[1].replace(",", ""))
+    again = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
+    assert f"{cubes_count:,} refuted before" in again.stdout and again.returncode == 0
     data = json.loads(listing.read_text())
     data["classes"] = data["classes"][1:]
     listing.write_text(json.dumps(data))
     refuted = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes)
     assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
+    other = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
+    assert other.returncode == 2 and "crosscheck_optima:" in other.stderr  # another formula
 
 
 def test_the_tree_cubes_are_checked_to_partition_the_labellings() -> None:
