@@ -13,12 +13,13 @@ from chessplace import api
 from chessplace.board import Square
 from chessplace.carving import rows_of
 from chessplace.control import Control
-from chessplace.deduction import GUESSING
+from chessplace.deduction import GUESSING, Explanation
 from chessplace.deduction import explain_from as explain
 from chessplace.puzzles import region_puzzle
 from chessplace.regions import touching
 from chessplace.reshaping import reshape, reshaper
 from chessplace.room import EXACT_SQUARES, capacity
+from chessplace.rules import Step
 
 STAR_GRID = (  # a 10×10 two-star grid (made by the generator) with one solution
     "AAABCCCCCC",
@@ -147,8 +148,10 @@ def test_the_generator_hook_passes_over_a_grid_easier_than_asked() -> None:
     grid = [[0] * 10 for _ in range(10)]
     rng = random.Random(0)
 
-    def medium(rows: tuple[str, ...]) -> str:
-        return "medium"
+    def medium(rows: tuple[str, ...], ceiling: str) -> Explanation:
+        step = Step("confined", (), ((0, 0),), "region A is confined to rank 1")
+        assert step.grade == "medium"
+        return Explanation((step,), True, ())
 
     assert reshaper(2, "hard", medium, Control())(grid, [], rng) is None
     assert reshaper(2, "medium", medium, Control())(grid, [], rng) is grid

@@ -261,10 +261,13 @@ def generate(
         return list(islice(solutions(problem, control=control), 2))
 
     @cache
-    def grade_of(rows: tuple[str, ...]) -> str:  # a grid's rows are graded once
+    def explained(rows: tuple[str, ...], ceiling: str) -> Explanation:  # once per grid
         regions = build(rows).regions
         assert regions is not None
-        return explain_from(regions, stop=lambda: control.stopped).grade
+        return explain_from(regions, stop=lambda: control.stopped, ceiling=ceiling)
+
+    def grade_of(rows: tuple[str, ...]) -> str:
+        return explained(rows, GRADES[-1]).grade
 
     def by_rules(rows: tuple[str, ...]) -> bool:
         return grade_of(rows) != GUESSING
@@ -272,7 +275,7 @@ def generate(
     def graded(placement: Placement) -> bool:
         return difficulty is None or grade_of(_rows(placement)) == difficulty
 
-    reshaped = reshaper(stars or 1, difficulty, grade_of, control)
+    reshaped = reshaper(stars or 1, difficulty, explained, control)
     try:
         placement = generate_grid(
             build, n, stars or 1, seed, first_two, control, graded, by_rules, reshaped

@@ -23,7 +23,14 @@ from collections.abc import Callable
 from chessplace.board import Square
 from chessplace.carving import Grid, joined_without, rows_of
 from chessplace.control import Control
-from chessplace.deduction import GRADES, GUESSING, State, explain_from, next_step
+from chessplace.deduction import (
+    GRADES,
+    GUESSING,
+    Explanation,
+    State,
+    explain_from,
+    next_step,
+)
 from chessplace.regions import Regions, neighbours
 
 ROUNDS_PER_SIDE = 3
@@ -37,25 +44,30 @@ MISSES = 3
 """Rounds in a row whose moves all fail before a grid is given up."""
 
 
+Explain = Callable[[tuple[str, ...], str], Explanation]
+"""A grid's explanation (by its rows) with the rules up to a grade; the generator's
+caches them, so a grid graded once is not explained again."""
+
+
 def reshaper(
-    k: int, difficulty: str | None, grade_of: Callable[[tuple[str, ...]], str], control: Control
+    k: int, difficulty: str | None, explain: Explain, control: Control
 ) -> Callable[[Grid, list[Square], random.Random], Grid | None]:
     """The generator's hook for star grids: a grid the rules solve with the grade
     ``difficulty`` (at any grade without one) is kept, one they leave stuck or solve
     only with harder steps is reshaped toward it, and ``None`` (draw another) when it
     comes out easier or reshaping fails; without a ``difficulty`` a grid reshaping
-    cannot fix is kept as it is (unique, but it needs guessing). ``grade_of`` grades a
-    grid by its rows."""
+    cannot fix is kept as it is (unique, but it needs guessing). ``explain`` explains
+    a grid by its rows (every rule: ``hard``)."""
     target = difficulty or GRADES[-1]
 
     def wanted(grid: Grid) -> bool:
-        return difficulty is None or grade_of(rows_of(grid)) == difficulty
+        return difficulty is None or explain(rows_of(grid), GRADES[-1]).grade == difficulty
 
     def reshaped(grid: Grid, pieces: list[Square], rng: random.Random) -> Grid | None:
-        grade = grade_of(rows_of(grid))
+        grade = explain(rows_of(grid), GRADES[-1]).grade
         if grade != GUESSING and GRADES.index(grade) <= GRADES.index(target):
             return grid if wanted(grid) else None
-        found = reshape(grid, k, pieces, target, rng, control)
+        found = reshape(grid, k, pieces, target, rng, control, explain)
         if found is None:
             return grid if difficulty is None else None
         return found if wanted(found) else None
@@ -64,16 +76,28 @@ def reshaper(
 
 
 def reshape(
-    grid: Grid, k: int, pieces: list[Square], ceiling: str, rng: random.Random, control: Control
+    grid: Grid,
+    k: int,
+    pieces: list[Square],
+    ceiling: str,
+    rng: random.Random,
+    control: Control,
+    explain: Explain | None = None,
 ) -> Grid | None:
     """``grid`` reshaped until the rules up to ``ceiling`` solve it (its one solution is
     then ``pieces``); ``None`` when they still stop after :data:`ROUNDS_PER_SIDE` × n
     rounds, or :data:`MISSES` rounds in a row find no move that gets them further, or
-    ``control`` stops."""
+    ``control`` stops. ``explain`` (default: the rules run afresh) gives the rules' run
+    on a grid."""
+    if explain is None:
+
+        def explain(rows: tuple[str, ...], ceiling: str) -> Explanation:
+            return explain_from(Regions(rows, k), stop=lambda: control.stopped, ceiling=ceiling)
+
     n = len(grid)
     region = [list(row) for row in grid]
     solution = set(pieces)
-    state, score = _stuck(region, k, ceiling, control)
+    state, score = _stuck(region, k, explain(rows_of(region), ceiling))
     misses = 0
     for _ in range(ROUNDS_PER_SIDE * n):
         if state is None or control.stopped or misses == MISSES:
@@ -83,7 +107,7 @@ def reshape(
             file, rank = square
             here = region[rank][file]
             region[rank][file] = target
-            after, reached = _stuck(region, k, ceiling, control)
+            after, reached = _stuck(region, k, explain(rows_of(region), ceiling))
             if after is None or reached > score:
                 state, score, misses = after, reached, 0
                 break
@@ -91,14 +115,12 @@ def reshape(
     return region if state is None and not control.stopped else None
 
 
-def _stuck(grid: Grid, k: int, ceiling: str, control: Control) -> tuple[State | None, int]:
-    """Where the rules up to ``ceiling`` stop on ``grid`` (``None`` when they solve it),
-    and its :func:`_score`."""
-    regions = Regions(rows_of(grid), k)
-    explanation = explain_from(regions, stop=lambda: control.stopped, ceiling=ceiling)
+def _stuck(grid: Grid, k: int, explanation: Explanation) -> tuple[State | None, int]:
+    """Where the rules stopped on ``grid`` in ``explanation`` (``None`` when they
+    solved it), and its :func:`_score`."""
     if explanation.solved:
         return None, 0
-    state = State(regions, {})
+    state = State(Regions(rows_of(grid), k), {})
     for step in explanation.steps:
         state.apply(step)
     return state, _score(state)
