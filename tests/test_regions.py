@@ -294,12 +294,14 @@ def test_a_board_drawn_on_digit_labels_reads_back(
     grid = tmp_path / "digits.txt"
     grid.write_text(out.translate(str.maketrans("ABCDEF", "123456")))
     code, drawn, _ = _run(capsys, "solve", "queens-game", "--grid", str(grid))
-    assert code == 0 and "1" in drawn.splitlines()[0][2:]
+    top = drawn.splitlines()[0][2:].split()  # past the rank label: the squares
+    assert code == 0 and len(top) == 6 and sum(label.isdigit() for label in top) == 5
     board = tmp_path / "board.txt"
     board.write_text(drawn)
     code, out, err = _run(capsys, "verify", "queens-game", "--grid", str(grid), str(board))
     assert code == 0 and out.rstrip().endswith("valid"), err
-    board.write_text(drawn.replace("♛", "1", 1))  # one crown fewer: named, not misread
+    label = grid.read_text().split()[0][top.index("♛")]  # the top crown's region
+    board.write_text(drawn.replace("♛", label, 1))  # one crown fewer: named, not misread
     code, out, _ = _run(capsys, "verify", "queens-game", "--grid", str(grid), str(board))
     assert code == 1 and "it needs 1" in out
 

@@ -129,28 +129,34 @@ def _draw(
     """One randomised depth-first search for a placement, rank by rank: the placement
     (or ``None``), and whether the search covered every way (``None`` is then proven)."""
     nodes = 0
-    chosen: list[frozenset[int]] = []
+    chosen: list[int] = []
     files = [0] * n
     exhausted = True
+    # the patterns a rank may take after each pattern (none of their pieces touching)
+    after = [
+        [j for j, other in enumerate(patterns) if all(abs(a - b) > 1 for a in p for b in other)]
+        for p in patterns
+    ]
+    everything = list(range(len(patterns)))
 
     def fill(rank: int) -> bool:
         nonlocal nodes, exhausted
         if rank == n:
             return True
         left = n - rank - 1  # ranks after this one
-        order = list(patterns)
+        order = list(after[chosen[-1]] if chosen else everything)
         rng.shuffle(order)
-        for pattern in order:
+        for index in order:
             nodes += 1
-            if nodes > SEARCH_NODES or control.stopped:
+            if nodes > SEARCH_NODES or (nodes & 1023 == 0 and control.stopped):
                 exhausted = False
                 return False
-            if chosen and any(abs(a - b) <= 1 for a in pattern for b in chosen[-1]):
+            pattern = patterns[index]
+            if any(files[f] == k for f in pattern):
                 continue
-            counts = [files[f] + (f in pattern) for f in range(n)]
-            if any(c > k or k - c > (left + 1) // 2 for c in counts):
+            if any(k - files[f] - (f in pattern) > (left + 1) // 2 for f in range(n)):
                 continue
-            chosen.append(pattern)
+            chosen.append(index)
             for f in pattern:
                 files[f] += 1
             if fill(rank + 1):
@@ -161,7 +167,9 @@ def _draw(
         return False
 
     if fill(0):
-        return [(f, rank) for rank, pattern in enumerate(chosen) for f in sorted(pattern)], True
+        return [
+            (f, rank) for rank, index in enumerate(chosen) for f in sorted(patterns[index])
+        ], True
     return None, exhausted
 
 
