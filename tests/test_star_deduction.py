@@ -13,7 +13,7 @@ from chessplace import api
 from chessplace.board import Square
 from chessplace.carving import rows_of
 from chessplace.control import Control
-from chessplace.deduction import GUESSING, Explanation
+from chessplace.deduction import GUESSING, Explanation, State, next_step
 from chessplace.deduction import explain_from as explain
 from chessplace.puzzles import region_puzzle
 from chessplace.regions import touching
@@ -264,9 +264,26 @@ def test_an_unmet_difficulty_is_named_when_generation_stops(capsys) -> None:  # 
     from chessplace.cli import main
 
     arguments = ["generate", "star-battle", "-n", "10", "--stars", "2", "--seed", "1"]
-    assert main([*arguments, "--difficulty", "easy", "--time-limit", "1"]) == 3
+    assert main([*arguments, "--difficulty", "medium", "--time-limit", "1"]) == 3
     err = capsys.readouterr().err
-    assert "before a unique grid the rules solve at 'easy' was made" in err
+    assert "before a unique grid the rules solve at 'medium' was made" in err
+
+
+@pytest.mark.parametrize("stars", [2, 3])
+def test_an_easy_grid_with_several_stars_is_refused_at_once(capsys, stars: int) -> None:  # type: ignore[no-untyped-def]
+    """The easy rules cannot make a first step with k > 1 stars per line: touching and
+    unit full need a star placed, and last squares a unit with exactly k open squares,
+    which only a region of k joined squares is at the start, and k > 1 joined squares
+    hold two that touch. So asking is refused (exit 2), not run until the time limit."""
+    from chessplace.cli import main
+
+    arguments = ["generate", "star-battle", "-n", "10", "--stars", str(stars)]
+    assert main([*arguments, "--difficulty", "easy"]) == 2
+    assert "is easy" in capsys.readouterr().err
+    made = api.generate("star-battle", 10, stars=2, seed=0)  # any grid: no easy first step
+    regions = made.placement.problem.regions if made.placement else None
+    assert regions is not None
+    assert next_step(State(regions, {}), ceiling="easy") is None
 
 
 def test_boards_past_file_z_label_files_as_squares_are_named() -> None:

@@ -251,6 +251,11 @@ def generate(
         raise BadRequest(f"generate makes {' and '.join(REGION_PUZZLES)} grids, not {puzzle!r}")
     if puzzle == "queens-game" and stars not in (None, 1):
         raise BadRequest("stars are for star-battle; the Queens game has one queen per row")
+    if difficulty == GRADES[0] and (stars or 1) > 1:
+        raise BadRequest(
+            f"no grid with {stars} stars per line is easy: the easy rules could only start "
+            f"on a region of {stars} squares, whose stars would touch; ask for medium or hard"
+        )
     control = control or Control(time_limit)
     started = time.perf_counter()
 
