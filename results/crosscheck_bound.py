@@ -20,9 +20,16 @@ engines keep), so a stopped run resumes where it was; the journal's header
 pins the formula by a hash of its clauses. ``--refine COARSER`` reads the
 journal of a run with fewer ``--cube-lines`` on the same formula: a cube whose
 first colours form a cube refuted there is covered already, so a hard coarse
-cube left over can be split into finer ones and only those are solved. The SAT answers are not
-proof-logged: this is a second computation by another algorithm, not a
-certificate.
+cube left over can be split into finer ones and only those are solved.
+
+``--tree-depth D`` cuts along the line engine's tree instead (:mod:`tree_cut`):
+the leaves of its search for M + 1 down to D rank and file labels. With
+``--split-conflicts C`` a cube CaDiCaL has not decided within C conflicts is
+split into the leaves 4 labels deeper that extend it, and so on down to every
+rank and file, where no budget is set. The engine only proposes the cut: the
+refuted cubes must cover every colouring of the cut lines (checked), and each
+was refuted by CaDiCaL. The SAT answers are not proof-logged: this is a second
+computation by another algorithm, not a certificate.
 """
 
 from __future__ import annotations
@@ -32,13 +39,13 @@ import hashlib
 import itertools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from cube_solving import Refuted, covers, refuted_schema, signals_held, solved
+from tree_cut import SPLIT_STEP, TreeCut
 
 from chessplace import Board, puzzles, square_name
-from chessplace.certificates.cubes import tree_leaves
-from chessplace.control import Control
 from chessplace.journal import Journal, recorded_header
 from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.problem import Problem
@@ -72,32 +79,23 @@ def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refu
         raise ValueError(f"{path} has {cubes:,} cubes: refine it with more --cube-lines")
     width = cubes.bit_length() - 1
     keys = {"".join(signs) for signs in itertools.product("10", repeat=width)}
-    coarse = Journal(path, found, refuted_schema(keys))
+    coarse = Journal(path, found, refuted_schema(keys.__contains__))
     coarse.close()
     return dict(coarse.done)
 
 
-def _tree_cut(
-    problem: Problem, target: int, depth: int, refine: Path | None
-) -> tuple[LineFormula, list[tuple[int, ...]]]:
-    """The formula, its lex-leader comparing the engine's ranks and files first (so the
-    nodes the engine cut by symmetry fall to propagation), and the leaves of the engine's
-    tree for ``target`` down to ``depth`` labels as cubes on the line colours."""
-    if refine is not None:
-        raise ValueError("--refine splits cubes by line colours, not along the tree")
-    sides = problem.board.rows + problem.board.cols
-    if not 1 <= depth <= sides:
-        raise ValueError(f"--tree-depth is 1 to {sides} rank and file labels")
-    tree = tree_leaves(problem, target, Control(), depth)
-    if tree is None:
-        raise ValueError("the line engine does not search this problem")
-    lines, leaves = tree
-    formula = LineFormula(problem, DEFAULT_ENCODING, compare_first=lines)
-    split = [formula.white_line(line) for line in lines]
-    cubes = [
-        tuple(split[p] if label else -split[p] for p, label in enumerate(leaf)) for leaf in leaves
-    ]
-    return formula, cubes
+def _word_check(longest: int) -> Callable[[str], bool]:
+    """Whether a journal key is a cube's word: 1 to ``longest`` colours."""
+    return lambda key: 0 < len(key) <= longest and set(key) <= {"0", "1"}
+
+
+def _print_model(formula: LineFormula, problem: Problem, word: str, model: list[int]) -> None:
+    """A placement past the claim, found in cube ``word``, checked and shown."""
+    found = formula.decode(model)
+    broken = found.verify()
+    print(f"REFUTED: cube {word} holds {found.army_sizes}; broken: {broken}")
+    for army, squares in zip(problem.armies, found.armies, strict=True):
+        print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
 
 
 def main() -> int:
@@ -113,27 +111,38 @@ def main() -> int:
     parser.add_argument(
         "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
     )
+    parser.add_argument(
+        "--split-conflicts",
+        type=int,
+        help="with --tree-depth: a cube past this many conflicts is split deeper",
+    )
     args = parser.parse_args()
     problem = beyond(args.n, args.torus, args.optimum, args.white)
     started = time.perf_counter()
-    if args.tree_depth is None:
-        formula = LineFormula(problem, DEFAULT_ENCODING)
-        first = 1 if problem.swappable_armies else 0
-        lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
-        split = [formula.named(("white line", i)) for i in lines]
-        cubes = [
-            tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
-            for signs in itertools.product((True, False), repeat=len(split))
-        ]
-    else:
-        try:
-            formula, cubes = _tree_cut(problem, args.optimum + 1, args.tree_depth, args.refine)
-        except ValueError as error:
-            print(f"crosscheck_bound: {error}", file=sys.stderr)
-            return 2
-        if not covers([_key(cube) for cube in cubes]):
-            print("rejected: the engine's cubes do not partition the line colourings")
-            return 1
+    cut: TreeCut | None = None
+    try:
+        if args.tree_depth is None:
+            if args.split_conflicts is not None:
+                raise ValueError("--split-conflicts splits along the tree: give --tree-depth")
+            formula = LineFormula(problem, DEFAULT_ENCODING)
+            first = 1 if problem.swappable_armies else 0
+            lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
+            split = [formula.named(("white line", i)) for i in lines]
+            cubes = [
+                tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
+                for signs in itertools.product((True, False), repeat=len(split))
+            ]
+        else:
+            if args.refine is not None:
+                raise ValueError("--refine splits cubes by line colours, not along the tree")
+            if args.split_conflicts is not None and args.split_conflicts < 1:
+                raise ValueError("--split-conflicts is a positive number of conflicts")
+            cut = TreeCut(problem, args.optimum + 1, args.tree_depth)
+            formula = cut.formula
+            cubes = [cut.cube(word) for word in cut.leaves(args.tree_depth)]
+    except ValueError as error:
+        print(f"crosscheck_bound: {error}", file=sys.stderr)
+        return 2
     clauses = formula.clauses
     digest = hashlib.sha256()
     for clause in clauses:
@@ -146,11 +155,13 @@ def main() -> int:
         "cubes": len(cubes),
         "formula": digest.hexdigest(),
     }
-    if args.tree_depth is not None:
+    if cut is not None:
         header["tree depth"] = args.tree_depth
+    keys = {_key(cube) for cube in cubes}
+    valid = keys.__contains__ if cut is None else _word_check(cut.deepest)
     try:
         coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
-        journal = Journal(args.journal, header, refuted_schema({_key(cube) for cube in cubes}))
+        journal = Journal(args.journal, header, refuted_schema(valid))
     except ValueError as error:  # another run's journal, a foreign file, or in use
         print(f"crosscheck_bound: {error}", file=sys.stderr)
         return 2
@@ -159,7 +170,6 @@ def main() -> int:
         _key(cube): coarse[_key(cube)[:prefix]] for cube in cubes if _key(cube)[:prefix] in coarse
     }
     done = {**covered, **journal.done}
-    pending = [cube for cube in cubes if _key(cube) not in done]
     what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
     if args.white is None:
         claim, past = f"{args.optimum} each", f"{args.optimum + 1} each"
@@ -168,35 +178,67 @@ def main() -> int:
         past = f"{args.white} white with {args.optimum + 1} black"
     print(
         f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
-        f"{len(cubes):,} cubes, {len(cubes) - len(pending):,} refuted before"
+        f"{len(cubes):,} cubes, {sum(_key(c) in done for c in cubes):,} refuted before"
         + (f" ({len(covered):,} by {args.refine})" if args.refine else ""),
         flush=True,
     )
-    slowest = max((r.seconds for r in done.values()), default=0.0)
+    line_cubes = {_key(cube): cube for cube in cubes}
+    words = list(line_cubes)
+    depth = args.tree_depth or 0
+    used: list[str] = []  # the refuted words that cover every colouring
+    whole: set[str] = set()  # words the tree cannot split further: no budget
     try:
-        for count, (cube, model, seconds) in enumerate(solved(clauses, pending, args.workers), 1):
-            if model is not None:
-                found = formula.decode(model)
-                broken = found.verify()
-                print(f"REFUTED: cube {_key(cube)} holds {found.army_sizes}; broken: {broken}")
-                for army, squares in zip(problem.armies, found.armies, strict=True):
-                    print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
-                return 1
-            with signals_held():
-                journal.record(_key(cube), seconds)
-                done[_key(cube)] = Refuted(seconds)
-            slowest = max(slowest, seconds)
-            if count % max(1, len(pending) // 20) == 0 or seconds > 60:
-                print(f"{len(done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+        while words:
+            pending: dict[int | None, list[tuple[int, ...]]] = {}
+            split = []
+            for word in words:
+                if word in done:
+                    used.append(word)
+                elif cut is not None and any(k.startswith(word) and k != word for k in done):
+                    split.append(word)  # split by an earlier run
+                else:
+                    deep = cut is None or word in whole or depth == cut.deepest
+                    budget = None if deep else args.split_conflicts
+                    pending.setdefault(budget, []).append(
+                        cut.cube(word) if cut else line_cubes[word]
+                    )
+            for budget, batch in pending.items():
+                for result in solved(clauses, batch, args.workers, budget):
+                    word = _key(result.cube)
+                    if result.model is not None:
+                        _print_model(formula, problem, word, result.model)
+                        return 1
+                    if not result.decided:
+                        split.append(word)
+                        print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
+                        continue
+                    with signals_held():
+                        journal.record(word, result.seconds)
+                        done[word] = Refuted(result.seconds)
+                    used.append(word)
+                    if len(done) % 20 == 0 or result.seconds > 60:
+                        print(f"{len(done):,} cubes unsatisfiable", flush=True)
+            words = []
+            for word in split:
+                assert cut is not None  # only a tree's cubes are split
+                children = cut.children(word, depth)
+                words += children or [word]
+                whole.update(() if children else (word,))
+            depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth
     except KeyboardInterrupt:
-        print(f"stopped: {len(done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}")
+        share = f"{len(done):,}/{len(cubes):,}" if cut is None else f"{len(done):,}"
+        print(f"stopped: {share} cubes refuted, kept in {args.journal}")
         return 3
     finally:
         journal.close()
+    if not covers(used):
+        print("rejected: the refuted cubes do not cover every colouring of the cut lines")
+        return 1
+    slowest = max((done[word].seconds for word in used), default=0.0)
     spent = sum(r.seconds for r in {**coarse, **journal.done}.values())
     print(
         f"confirmed: {what}, no {past}: "
-        f"{len(cubes):,} cubes unsatisfiable, slowest {slowest:.1f} s, {spent:.0f} CPU-s in the "
+        f"{len(used):,} cubes unsatisfiable, slowest {slowest:.1f} s, {spent:.0f} CPU-s in the "
         f"cubes ({time.perf_counter() - started:.0f} s this run)"
     )
     return 0

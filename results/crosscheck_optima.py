@@ -127,7 +127,9 @@ def main() -> int:
     header |= {"tree depth": args.tree_depth} if args.tree_depth is not None else {}
     try:
         journal = (
-            Journal(args.journal, header, refuted_schema(set(words))) if args.journal else None
+            Journal(args.journal, header, refuted_schema(set(words).__contains__))
+            if args.journal
+            else None
         )
     except ValueError as error:  # another run's journal, a foreign file, or in use
         print(f"crosscheck_optima: {error}", file=sys.stderr)
@@ -143,7 +145,9 @@ def main() -> int:
     )
     slowest = max((record.seconds for record in done.values()), default=0.0)
     try:
-        for count, (cube, model, seconds) in enumerate(solved(clauses, pending, args.workers), 1):
+        for count, (cube, model, seconds, _) in enumerate(
+            solved(clauses, pending, args.workers), 1
+        ):
             slowest = max(slowest, seconds)
             if model is not None:
                 true = set(v for v in model if v > 0)

@@ -6,7 +6,7 @@ import itertools
 import multiprocessing
 import signal
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -15,8 +15,15 @@ from chessplace.journal import Schema
 CLAUSES: list[Sequence[int]] = []
 """The formula, set before the worker processes fork."""
 
-Solved = tuple[tuple[int, ...], list[int] | None, float]
-"""A cube, its model (``None``: unsatisfiable) and the seconds it took."""
+
+class Solved(NamedTuple):
+    """A cube, its model (``None``: unsatisfiable or undecided), the seconds it took, and
+    whether CaDiCaL decided it within the conflict budget."""
+
+    cube: tuple[int, ...]
+    model: list[int] | None
+    seconds: float
+    decided: bool = True
 
 
 def _deaf() -> None:
@@ -27,27 +34,36 @@ def _deaf() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
-def _solve(cube: tuple[int, ...]) -> Solved:
+def _solve(task: tuple[tuple[int, ...], int | None]) -> Solved:
     from pysat.solvers import Solver
 
+    cube, conflicts = task
     started = time.perf_counter()
     with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
-        found = solver.solve(assumptions=list(cube))
+        if conflicts is None:
+            found: bool | None = solver.solve(assumptions=list(cube))
+        else:
+            solver.conf_budget(conflicts)
+            found = solver.solve_limited(assumptions=list(cube))
         model = solver.get_model() if found else None
-    return cube, model, time.perf_counter() - started
+    return Solved(cube, model, time.perf_counter() - started, found is not None)
 
 
 def solved(
-    clauses: Sequence[Sequence[int]], cubes: Sequence[tuple[int, ...]], workers: int
+    clauses: Sequence[Sequence[int]],
+    cubes: Sequence[tuple[int, ...]],
+    workers: int,
+    conflicts: int | None = None,
 ) -> Iterator[Solved]:
-    """Each cube under ``clauses``, as the workers finish them (forked, one per worker).
-    SIGTERM stops it as Ctrl-C does (``KeyboardInterrupt``, held back inside
-    :func:`signals_held`), and the pool's workers end with it."""
+    """Each cube under ``clauses``, as the workers finish them (forked, one per worker),
+    each given up after ``conflicts`` conflicts when that is set. SIGTERM stops it as
+    Ctrl-C does (``KeyboardInterrupt``, held back inside :func:`signals_held`), and the
+    pool's workers end with it."""
     CLAUSES[:] = clauses
     before = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
-            yield from pool.imap_unordered(_solve, cubes)
+            yield from pool.imap_unordered(_solve, [(cube, conflicts) for cube in cubes])
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
@@ -95,12 +111,13 @@ class Refuted(NamedTuple):
     seconds: float
 
 
-def refuted_schema(keys: set[str]) -> Schema:
-    """The journal of a cross-check: one record per refuted cube, keyed by its labels."""
+def refuted_schema(valid_key: Callable[[str], bool]) -> Schema:
+    """The journal of a cross-check: one record per refuted cube, keyed by its labels
+    (``valid_key`` says which keys are cubes of this check)."""
     return Schema(
         key="cube",
         record=Refuted,
-        valid_key=keys.__contains__,
+        valid_key=valid_key,
         valid=lambda record: isinstance(record.seconds, float) and record.seconds >= 0,
         work="cross-check",
         unit="cube",

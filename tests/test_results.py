@@ -134,12 +134,32 @@ def test_the_bound_cross_check_cuts_along_the_engine_tree(
     assert refuted.returncode == 1 and "broken: ()" in refuted.stdout, refuted.stdout
 
 
+def test_a_cube_over_its_conflict_budget_is_split_deeper_along_the_tree(tmp_path: Path) -> None:
+    """With a budget of 50 conflicts, hard cubes of a(8)'s tree at 4 labels are split
+    (4 labels deeper each time, down to all 16 ranks and files); every piece is refuted,
+    the refuted pieces are read back whole, and they still cover every colouring."""
+    script = str(RESULTS / "crosscheck_bound.py")
+    journal = tmp_path / "split.jsonl"
+    claim = ["-n", "8", "--optimum", "9", "--tree-depth", "4", "--split-conflicts", "50"]
+    confirmed = _run(script, *claim, "--journal", str(journal), "--workers", "2")
+    assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
+    assert "split deeper" in confirmed.stdout
+    keys = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
+    assert max(map(len, keys)) > 4
+    again = _run(script, *claim, "--journal", str(journal))
+    assert again.returncode == 0 and "split deeper" not in again.stdout, again.stdout
+    assert f"confirmed: board 8×8, no 10 each: {len(keys):,} cubes" in again.stdout
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
         (["--tree-depth", "0"], "--tree-depth is 1 to 14"),
         (["--tree-depth", "15"], "--tree-depth is 1 to 14"),
         (["--tree-depth", "4", "--refine", "x.jsonl"], "not along the tree"),
+        (["--split-conflicts", "10"], "give --tree-depth"),
+        (["--tree-depth", "4", "--split-conflicts", "0"], "positive number"),
+        (["--tree-depth", "4", "--split-conflicts", "-5"], "positive number"),
     ],
 )
 def test_a_bad_tree_depth_is_refused(tmp_path: Path, extra: list[str], message: str) -> None:

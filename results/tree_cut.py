@@ -1,0 +1,71 @@
+"""Cubes of the line-colour formula cut along the line engine's search tree.
+
+A cube is written as a word: its colours ("1" white, "0" black) on the rank
+and file lines the engine labels first, in the engine's order. The cut at a
+depth D is the leaves of the engine's tree down to D labels (the nodes its
+bounds and symmetry check keep at D, and every node above that they cut); a
+cube too hard for its conflict budget is split into the leaves of the tree
+:data:`SPLIT_STEP` labels deeper that extend it. The engine only proposes the
+cut: the caller checks that the words it refutes cover every colouring.
+"""
+
+from __future__ import annotations
+
+from chessplace.certificates.cubes import tree_leaves
+from chessplace.control import Control
+from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
+from chessplace.problem import Problem
+
+SPLIT_STEP = 4
+"""Labels added when a cube is split (a refuted t(13) cube of 602 s at 16 labels split
+into 14 cubes at 20, about 300 s in all on shared cores)."""
+
+
+class TreeCut:
+    """The formula for ``problem`` (at least ``target`` of each army, or black beside a
+    fixed white army), its lex-leader comparing the engine's first ``depth`` lines first
+    (so that a node the engine cut by symmetry falls to propagation), and its cubes."""
+
+    def __init__(self, problem: Problem, target: int, depth: int) -> None:
+        self.problem, self.target = problem, target
+        self.deepest = problem.board.rows + problem.board.cols
+        if not 1 <= depth <= self.deepest:
+            raise ValueError(f"--tree-depth is 1 to {self.deepest} rank and file labels")
+        self.depth = depth
+        self._trees: dict[int, list[str]] = {}
+        tree = tree_leaves(problem, target, Control(), depth)
+        if tree is None:
+            raise ValueError("the line engine does not search this problem")
+        lines, leaves = tree
+        self.formula = LineFormula(problem, DEFAULT_ENCODING, compare_first=lines)
+        self._variables = [self.formula.white_line(line) for line in lines]
+        self._trees[depth] = [_word(leaf) for leaf in leaves]
+
+    def leaves(self, depth: int) -> list[str]:
+        """The words of the tree's leaves down to ``depth`` labels."""
+        if depth not in self._trees:
+            tree = tree_leaves(self.problem, self.target, Control(), depth)
+            assert tree is not None  # the engine searched it at a shallower depth
+            lines, leaves = tree
+            if len(lines) > len(self._variables):
+                self._variables = [self.formula.white_line(line) for line in lines]
+            self._trees[depth] = [_word(leaf) for leaf in leaves]
+        return self._trees[depth]
+
+    def cube(self, word: str) -> tuple[int, ...]:
+        """The literals of a word: each line white or not."""
+        return tuple(v if c == "1" else -v for v, c in zip(self._variables, word, strict=False))
+
+    def children(self, word: str, depth: int) -> list[str]:
+        """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend ``word``
+        (none when the engine cut ``word`` itself, or ``depth`` is the deepest)."""
+        deeper = min(depth + SPLIT_STEP, self.deepest)
+        if deeper == depth:
+            return []
+        return [
+            leaf for leaf in self.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)
+        ]
+
+
+def _word(leaf: tuple[int, ...]) -> str:
+    return "".join(map(str, leaf))
