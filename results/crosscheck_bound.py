@@ -26,7 +26,8 @@ cube left over can be split into finer ones and only those are solved.
 the leaves of its search for M + 1 down to D rank and file labels. With
 ``--split-conflicts C`` a cube CaDiCaL has not decided within C conflicts is
 split into the leaves 4 labels deeper that extend it, and so on down to every
-rank and file, where no budget is set. The engine only proposes the cut: the
+rank and file, where no budget is set; the journal notes each such cube, so a
+resumed run splits it at once. The engine only proposes the cut: the
 refuted cubes must cover every colouring of the cut lines (checked), and each
 was refuted by CaDiCaL. The SAT answers are not proof-logged: this is a second
 computation by another algorithm, not a certificate.
@@ -84,9 +85,19 @@ def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refu
     return dict(coarse.done)
 
 
+OVER = "+"
+"""Marks a journal key as a cube that went over its conflict budget (and was split)."""
+
+
 def _word_check(longest: int) -> Callable[[str], bool]:
-    """Whether a journal key is a cube's word: 1 to ``longest`` colours."""
-    return lambda key: 0 < len(key) <= longest and set(key) <= {"0", "1"}
+    """Whether a journal key is a cube's word (1 to ``longest`` colours), or one marked
+    :data:`OVER`."""
+
+    def valid(key: str) -> bool:
+        word = key.removesuffix(OVER)
+        return 0 < len(word) <= longest and set(word) <= {"0", "1"}
+
+    return valid
 
 
 def _print_model(formula: LineFormula, problem: Problem, word: str, model: list[int]) -> None:
@@ -169,7 +180,8 @@ def main() -> int:
     covered = {
         _key(cube): coarse[_key(cube)[:prefix]] for cube in cubes if _key(cube)[:prefix] in coarse
     }
-    done = {**covered, **journal.done}
+    over = {key[:-1] for key in journal.done if key.endswith(OVER)}  # split by an earlier run
+    done = {**covered, **{k: v for k, v in journal.done.items() if not k.endswith(OVER)}}
     what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
     if args.white is None:
         claim, past = f"{args.optimum} each", f"{args.optimum + 1} each"
@@ -194,7 +206,7 @@ def main() -> int:
             for word in words:
                 if word in done:
                     used.append(word)
-                elif cut is not None and any(k.startswith(word) and k != word for k in done):
+                elif word in over or (cut and any(k.startswith(word) and k != word for k in done)):
                     split.append(word)  # split by an earlier run
                 else:
                     deep = cut is None or word in whole or depth == cut.deepest
@@ -208,7 +220,9 @@ def main() -> int:
                     if result.model is not None:
                         _print_model(formula, problem, word, result.model)
                         return 1
-                    if not result.decided:
+                    if not result.decided:  # kept, so that a resumed run splits it at once
+                        with signals_held():
+                            journal.record(word + OVER, result.seconds)
                         split.append(word)
                         print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
                         continue

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
 from chessplace.placement import Placement
 from chessplace.result import Result
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started as a background job (``make test &``) inherits Ctrl-C ignored, and
+    so would every command it starts, which would then never hear the Ctrl-C the stop
+    tests send. Handling it here instead gives those commands the default again (a
+    handled signal is reset by exec; an ignored one stays ignored)."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def assert_valid(result: Result) -> Placement:
