@@ -206,7 +206,7 @@ def main() -> int:
             for word in words:
                 if word in done:
                     used.append(word)
-                elif word in over or (cut and any(k.startswith(word) and k != word for k in done)):
+                elif word in over:
                     split.append(word)  # split by an earlier run
                 else:
                     deep = cut is None or word in whole or depth == cut.deepest

@@ -33,24 +33,27 @@ class TreeCut:
             raise ValueError(f"--tree-depth is 1 to {self.deepest} rank and file labels")
         self.depth = depth
         self._trees: dict[int, list[str]] = {}
+        self._variables: list[int] = []
         tree = tree_leaves(problem, target, Control(), depth)
         if tree is None:
             raise ValueError("the line engine does not search this problem")
-        lines, leaves = tree
-        self.formula = LineFormula(problem, DEFAULT_ENCODING, compare_first=lines)
-        self._variables = [self.formula.white_line(line) for line in lines]
-        self._trees[depth] = [_word(leaf) for leaf in leaves]
+        self.formula = LineFormula(problem, DEFAULT_ENCODING, compare_first=tree[0])
+        self._keep(depth, tree)
 
     def leaves(self, depth: int) -> list[str]:
         """The words of the tree's leaves down to ``depth`` labels."""
         if depth not in self._trees:
             tree = tree_leaves(self.problem, self.target, Control(), depth)
             assert tree is not None  # the engine searched it at a shallower depth
-            lines, leaves = tree
-            if len(lines) > len(self._variables):
-                self._variables = [self.formula.white_line(line) for line in lines]
-            self._trees[depth] = [_word(leaf) for leaf in leaves]
+            self._keep(depth, tree)
         return self._trees[depth]
+
+    def _keep(self, depth: int, tree: tuple[list[frozenset[int]], list[tuple[int, ...]]]) -> None:
+        """Remember a tree's leaves as words, and the colour variables of its lines."""
+        lines, leaves = tree
+        if len(lines) > len(self._variables):
+            self._variables = [self.formula.white_line(line) for line in lines]
+        self._trees[depth] = ["".join(map(str, leaf)) for leaf in leaves]
 
     def cube(self, word: str) -> tuple[int, ...]:
         """The literals of a word: each line white or not."""
@@ -65,7 +68,3 @@ class TreeCut:
         return [
             leaf for leaf in self.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)
         ]
-
-
-def _word(leaf: tuple[int, ...]) -> str:
-    return "".join(map(str, leaf))

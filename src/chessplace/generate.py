@@ -113,8 +113,10 @@ def random_placement(n: int, k: int, rng: random.Random, control: Control) -> li
     ]
     if len(patterns) > MAX_PATTERNS:
         raise ValueError(f"{k} pieces per rank of {n}: too many ways to fill a rank")
+    masks = [sum(1 << f for f in pattern) for pattern in patterns]
+    followers: dict[int, list[int]] = {}  # filled in as patterns are drawn, for every draw
     while True:
-        pieces, exhausted = _draw(n, k, patterns, rng, control)
+        pieces, exhausted = _draw(n, k, patterns, masks, followers, rng, control)
         if pieces is not None:
             return pieces
         if control.stopped:
@@ -124,27 +126,36 @@ def random_placement(n: int, k: int, rng: random.Random, control: Control) -> li
 
 
 def _draw(
-    n: int, k: int, patterns: list[frozenset[int]], rng: random.Random, control: Control
+    n: int,
+    k: int,
+    patterns: list[frozenset[int]],
+    masks: list[int],
+    followers: dict[int, list[int]],
+    rng: random.Random,
+    control: Control,
 ) -> tuple[list[Square] | None, bool]:
     """One randomised depth-first search for a placement, rank by rank: the placement
-    (or ``None``), and whether the search covered every way (``None`` is then proven)."""
+    (or ``None``), and whether the search covered every way (``None`` is then proven).
+    ``masks`` are the patterns' files as bits; ``followers`` keeps, for each pattern
+    drawn so far, the patterns the next rank may take (none of their pieces touching)."""
     nodes = 0
     chosen: list[int] = []
     files = [0] * n
     exhausted = True
-    # the patterns a rank may take after each pattern (none of their pieces touching)
-    after = [
-        [j for j, other in enumerate(patterns) if all(abs(a - b) > 1 for a in p for b in other)]
-        for p in patterns
-    ]
     everything = list(range(len(patterns)))
+
+    def after(index: int) -> list[int]:
+        if index not in followers:
+            near = masks[index] | masks[index] << 1 | masks[index] >> 1
+            followers[index] = [j for j, mask in enumerate(masks) if not mask & near]
+        return followers[index]
 
     def fill(rank: int) -> bool:
         nonlocal nodes, exhausted
         if rank == n:
             return True
         left = n - rank - 1  # ranks after this one
-        order = list(after[chosen[-1]] if chosen else everything)
+        order = list(after(chosen[-1]) if chosen else everything)
         rng.shuffle(order)
         for index in order:
             nodes += 1

@@ -60,17 +60,17 @@ def reshaper(
     a grid by its rows (every rule: ``hard``)."""
     target = difficulty or GRADES[-1]
 
-    def wanted(grid: Grid) -> bool:
-        return difficulty is None or explain(rows_of(grid), GRADES[-1]).grade == difficulty
+    def grade(grid: Grid) -> str:
+        return explain(rows_of(grid), GRADES[-1]).grade
 
     def reshaped(grid: Grid, pieces: list[Square], rng: random.Random) -> Grid | None:
-        grade = explain(rows_of(grid), GRADES[-1]).grade
-        if grade != GUESSING and GRADES.index(grade) <= GRADES.index(target):
-            return grid if wanted(grid) else None
+        made = grade(grid)
+        if made != GUESSING and GRADES.index(made) <= GRADES.index(target):
+            return grid if difficulty in (None, made) else None
         found = reshape(grid, k, pieces, target, rng, control, explain)
         if found is None:
             return grid if difficulty is None else None
-        return found if wanted(found) else None
+        return found if difficulty in (None, grade(found)) else None
 
     return reshaped
 

@@ -16,6 +16,7 @@ only while it has not.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import product
 
 from chessplace.board import Board
@@ -191,18 +192,21 @@ class LineFormula(Formula):
     def _prepare(self) -> None:
         self.model = lines.LineModel(self.problem)
 
+    @cached_property
+    def _line_index(self) -> dict[frozenset[int], int]:
+        """Each line's index in the model, by its squares."""
+        return {frozenset(line): i for i, line in enumerate(self.model.lines)}
+
     def comparison_order(self) -> list[int]:
         """The lines in the order lex-leader compares their colours: those of
         ``compare_first`` (given by their squares), then the rest as the model lists
         them."""
-        index = {frozenset(line): i for i, line in enumerate(self.model.lines)}
-        head = [index[line] for line in self.compare_first]
+        head = [self._line_index[line] for line in self.compare_first]
         return head + sorted(set(range(len(self.model.lines))) - set(head))
 
     def white_line(self, squares: frozenset[int]) -> int:
         """The variable "this line is white", for the line on these squares."""
-        index = {frozenset(line): i for i, line in enumerate(self.model.lines)}
-        return self._white(index[squares])
+        return self._white(self._line_index[squares])
 
     def _build(self, break_symmetry: bool) -> None:
         problem, model, control = self.problem, self.model, self.control
