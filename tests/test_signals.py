@@ -88,6 +88,25 @@ def _lasting_child(parent: int, seconds: float) -> Callable[[], bool]:
     return condition
 
 
+def _maps(pid: int, library: str) -> bool:
+    """Whether process ``pid`` has mapped a shared library whose path holds ``library``."""
+    with suppress(OSError), open(f"/proc/{pid}/maps", encoding="utf-8") as maps:
+        return library in maps.read()
+    return False
+
+
+def test_ctrl_c_while_the_engines_load_is_one_line() -> None:
+    """``import chessplace`` and the command line's own module load no engine, so a
+    Ctrl-C that lands while ``main`` imports them (numpy first) is heard by ``main``:
+    one line and exit 130, or a stop (3) if the imports had ended; never a traceback."""
+    with _command("count", "queens", "-n", "14") as run:
+        run.wait_for(lambda: _maps(run.process.pid, "numpy"), 30)
+        run.process.send_signal(signal.SIGINT)
+        code = run.finish(30)
+        assert "Traceback" not in "".join(run.err), "".join(run.err)
+        assert code in (130, 3), "".join(run.err)
+
+
 def test_sat_children_die_with_a_killed_parent() -> None:
     with _command("optimize", "peaceable-queens", "-n", "12", "--solver", "sat") as run:
         parent = run.process.pid

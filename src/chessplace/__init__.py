@@ -4,19 +4,14 @@
 >>> result = solve(puzzles.queens(Board.square(8)))
 >>> result.status.value, len(result.placement)
 ('feasible', 8)
+
+Every name below loads its module on first use, so ``import chessplace`` is
+quick (the command line hears Ctrl-C from its first instant) and the solving
+functions load the engines only when called.
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any
-
-from chessplace import puzzles
-from chessplace.board import Board, Square, parse_square, square_name
-from chessplace.control import Control, Progress
-from chessplace.pieces import Piece, piece_from_text
-from chessplace.placement import Placement
-from chessplace.problem import Army, Problem, Sense
-from chessplace.result import Result, Status
-from chessplace.violations import Attack, PlacedPiece, RuleBreak
 
 __all__ = [
     "Army",
@@ -45,20 +40,57 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-_API = ("InvalidAnswer", "count", "optimize", "solutions", "solve")
+_HOMES = {
+    "api": "",
+    "puzzles": "",
+    "Board": "board",
+    "Square": "board",
+    "parse_square": "board",
+    "square_name": "board",
+    "Control": "control",
+    "Progress": "control",
+    "Piece": "pieces",
+    "piece_from_text": "pieces",
+    "Placement": "placement",
+    "Army": "problem",
+    "Problem": "problem",
+    "Sense": "problem",
+    "Result": "result",
+    "Status": "result",
+    "Attack": "violations",
+    "PlacedPiece": "violations",
+    "RuleBreak": "violations",
+    "InvalidAnswer": "api",
+    "count": "api",
+    "optimize": "api",
+    "solutions": "api",
+    "solve": "api",
+}
+"""Where each public name lives: a module of the package ("" when it is one)."""
 
 if TYPE_CHECKING:
+    from chessplace import api as api
+    from chessplace import puzzles
     from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
+    from chessplace.board import Board, Square, parse_square, square_name
+    from chessplace.control import Control, Progress
+    from chessplace.pieces import Piece, piece_from_text
+    from chessplace.placement import Placement
+    from chessplace.problem import Army, Problem, Sense
+    from chessplace.result import Result, Status
+    from chessplace.violations import Attack, PlacedPiece, RuleBreak
 
 
 def __getattr__(name: str) -> Any:
-    """The solving functions (and ``chessplace.api``) load the engines on first use:
-    ``import chessplace`` (and the certificate checker beside it) loads the model only."""
-    if name in (*_API, "api"):
-        api = importlib.import_module("chessplace.api")
-        return api if name == "api" else getattr(api, name)
-    raise AttributeError(f"module 'chessplace' has no attribute {name!r}")
+    """Load a public name's module on first use (the engines only with ``chessplace.api``)."""
+    if name not in _HOMES:
+        raise AttributeError(f"module 'chessplace' has no attribute {name!r}")
+    home = _HOMES[name]
+    module = importlib.import_module(f"chessplace.{home or name}")
+    value = module if not home else getattr(module, name)
+    globals()[name] = value  # found at once from now on
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_API, "api"})
+    return sorted({*globals(), *_HOMES})

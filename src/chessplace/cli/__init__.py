@@ -11,10 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from chessplace.cli.exits import EXIT_OK, EXIT_USAGE, UsageError
-from chessplace.cli.handlers import run
-from chessplace.cli.parser import parse
-from chessplace.cli.supervision import leave_if_abandoned
+from chessplace.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,6 +21,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine that did not stop in time, rather than wait for that engine.
     """
     try:
+        # imported here, so that a Ctrl-C while the engines load is heard as one
+        from chessplace.cli.handlers import run
+        from chessplace.cli.parser import parse
+        from chessplace.cli.supervision import leave_if_abandoned
+
         arguments = parse(argv)
         code = run(arguments)
         return code if argv is not None else leave_if_abandoned(code)
@@ -35,4 +37,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("chessplace: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED

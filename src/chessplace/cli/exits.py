@@ -2,12 +2,14 @@
 
 0 answered; 1 the answer is no (infeasible, or verify found a broken rule);
 2 bad input; 3 stopped by a time limit or a signal before a definite answer
-(the best found so far is still printed).
+(the best found so far is still printed); 130 interrupted before any work began
+(the shell's code for a Ctrl-C).
 """
 
 from __future__ import annotations
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
