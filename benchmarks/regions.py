@@ -9,11 +9,16 @@ generation is the baseline), and the rules' grading of each grid on its own; for
 Battle also at the difficulty without reshaping (grids the rules do not solve at that
 grade passed over, as before reshaping), which ``--large`` runs on 14×14 3-star too.
 
+``--carve`` times plain generation with carve's uniqueness test as it is (is the
+square changed used by some placement? :func:`chessplace.carving.stays_unique`)
+against the baseline that counts the whole grid up to two after each change (the
+test before session 12), on the same seeds in one process.
+
 Targets (issue 13): 10×10 Queens game solved and proven unique < 20 ms,
 17×17 < 1 s, 10×10 2-star Star Battle < 0.2 s; generating a unique 9×9
 Queens game < 2 s, a 10×10 2-star Star Battle < 10 s.
 
-    PYTHONPATH=src python benchmarks/regions.py [--quick]
+    PYTHONPATH=src python benchmarks/regions.py [--quick] [--large] [--carve]
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from chessplace import api
@@ -41,8 +46,30 @@ GRADED_CASES = (("queens-game", 9, None, "hard"), ("star-battle", 10, 2, "hard")
 """Generation with ``difficulty``: the grid must be solved by the rules at that grade."""
 LARGE_GRADED = (("star-battle", 14, 3, "hard"),)
 """With ``--large``: 14×14 3-star at ``hard`` (minutes a seed)."""
+CARVE_CASES = (("queens-game", 15, None), ("star-battle", 10, 2))
+"""Plain generation, carve's test against counting (``--large`` adds 14×14 3-star)."""
+LARGE_CARVE = (("star-battle", 14, 3),)
 UNRESHAPED_SECONDS = 300.0
 """The time limit of generation without reshaping (``> limit`` when it runs out)."""
+
+
+@contextmanager
+def counting_carve() -> Iterator[None]:
+    """Carve and even out test each change by counting the grid up to two, as before
+    they asked whether the square changed is used."""
+    from chessplace import carving
+    from chessplace.engines.regions.engine import count_up_to
+
+    def counted(region: Any, k: int, allowed: Any, square: Any) -> bool:
+        return count_up_to(region, k, allowed, 2, carving.COUNT_BUDGETS) == 1
+
+    names = vars(carving)
+    keep = names["stays_unique"]
+    names["stays_unique"] = counted
+    try:
+        yield
+    finally:
+        names["stays_unique"] = keep
 
 
 @contextmanager
@@ -88,7 +115,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs and seeds")
     parser.add_argument("--large", action="store_true", help="14×14 3-star at hard too")
+    parser.add_argument("--carve", action="store_true", help="carve's test against counting")
     arguments = parser.parse_args()
+    if arguments.carve:
+        carve_against_counting(2 if arguments.quick else 4, arguments.large)
+        return
     quick = arguments.quick
     runs, seeds = (3, 2) if quick else (7, 5)
     api.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
@@ -118,6 +149,30 @@ def main() -> None:
         )
     print()
     graded(seeds, GRADED_CASES + (LARGE_GRADED if arguments.large else ()))
+
+
+def carve_against_counting(seeds: int, large: bool) -> None:
+    """Plain generation per seed, carve testing each change as it does and by counting
+    the grid (the baseline); both must make a grid within the time limit."""
+    api.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
+    print("generate a unique grid: carve's test against counting (s per seed)")
+    print(f"{'puzzle':<14}{'n':>4}{'k':>3}  {'seed':>4}  {'used':>8}  {'counting':>9}")
+    totals = [0.0, 0.0]
+    for puzzle, n, stars in CARVE_CASES + (LARGE_CARVE if large else ()):
+        for seed in range(seeds):
+            seconds = []
+            for baseline in (False, True):
+                started = time.perf_counter()
+                with counting_carve() if baseline else nullcontext():
+                    made = api.generate(puzzle, n, stars=stars, seed=seed, time_limit=600)
+                seconds.append(time.perf_counter() - started)
+                totals[baseline] += seconds[-1]
+                assert made.placement is not None, (puzzle, n, seed, baseline)
+            print(
+                f"{puzzle:<14}{n:>4}{stars or 1:>3}  {seed:>4}  {seconds[0]:>8.2f}  "
+                f"{seconds[1]:>9.2f}"
+            )
+    print(f"{'all':<14}{'':>4}{'':>3}  {'':>4}  {totals[0]:>8.2f}  {totals[1]:>9.2f}")
 
 
 def graded(seeds: int, cases: tuple[tuple[str, int, int | None, str], ...]) -> None:

@@ -3,8 +3,11 @@ square from their cores (:func:`carve`) and evening out their sizes (:func:`even
 
 Both rest on one fact: a square outside every region may hold no piece, so a
 grid with fewer squares in its regions has no solution that the fuller grid
-lacks. Adding a square can only add solutions (each addition is counted,
-limit 2); taking squares out can only remove them.
+lacks. Adding a square (or moving one that holds no piece of the solution into
+another region) can only add solutions, and only ones with a piece on that square,
+so a unique grid stays unique exactly when no placement puts a piece there
+(:func:`~chessplace.engines.regions.engine.used`, a search far smaller than a
+count of the grid); taking squares out can only remove solutions.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 
 from chessplace.board import Square
 from chessplace.control import Control
-from chessplace.engines.regions.engine import RegionRun, count_up_to
+from chessplace.engines.regions.engine import RegionRun, used
 from chessplace.regions import LABELS, neighbours
 
 Grid = list[list[int]]
@@ -33,6 +36,13 @@ REROUTES_PER_SIDE = 2
 """Times per rank the paths joining a region's pieces may be drawn again."""
 EVENING_STEPS = 2
 """Moves the evening of region sizes may make, per square of the grid."""
+
+
+def stays_unique(region: np.ndarray, k: int, allowed: np.ndarray, square: Square) -> bool:
+    """Whether a grid that was unique stays so now that ``square`` joined it or moved
+    to another region (holding no piece of the solution): no placement puts a piece
+    there (proven within :data:`COUNT_BUDGETS`, else taken as no)."""
+    return used(region, k, allowed, square, COUNT_BUDGETS) is False
 
 
 class GenerationStopped(Exception):
@@ -60,9 +70,14 @@ def carve(
     rng.shuffle(pending)
     setbacks = 0
     near: set[Square] | None = None  # after a setback: the squares near what it changed
+    # (square, region) joins that added a solution: while squares are only added, they
+    # still would (more squares never remove one), so they are not tried again
+    refused: set[tuple[Square, int]] = set()
     while pending:
         tried = [s for s in pending if near is None or s in near]
-        waiting = [s for s in tried if not _joins(s, region, allowed, owner, k, rng, control)]
+        waiting = [
+            s for s in tried if not _joins(s, region, allowed, owner, k, refused, rng, control)
+        ]
         if len(waiting) == len(tried) and near is not None:
             near = None  # nothing joined near the change: try every square again
             continue
@@ -73,6 +88,7 @@ def carve(
             changed = _forced(
                 rng.choice(waiting), region, allowed, owner, cores, set(pieces), k, rng, control
             )
+            refused.clear()  # squares were taken out: solutions may have gone
             near = {
                 (f + df, r + dr) for f, r in changed for df in range(-2, 3) for dr in range(-2, 3)
             }
@@ -138,23 +154,29 @@ def _joins(
     allowed: np.ndarray,
     owner: Grid,
     k: int,
+    refused: set[tuple[Square, int]],
     rng: random.Random,
     control: Control,
 ) -> bool:
-    """Give ``square`` to a region beside it (in random order) if one keeps the grid
-    unique."""
+    """Give ``square`` to a region beside it (in random order, none in ``refused``) if
+    one keeps the grid unique; the regions that would not (or not provably) join
+    ``refused``. The grid is unique before, so it stays unique exactly when no
+    placement uses ``square`` (:func:`used`)."""
     if control.stopped:
         raise GenerationStopped
     file, rank = square
     options = sorted({owner[r][f] for f, r in neighbours(square, len(owner))} - {-1})
     rng.shuffle(options)
     for option in options:
+        if (square, option) in refused:
+            continue
         region[rank, file] = option
         allowed[rank, file] = 1
-        if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1:
+        if stays_unique(region, k, allowed, square):
             owner[rank][file] = option
             return True
         allowed[rank, file] = 0
+        refused.add((square, option))
     return False
 
 
@@ -253,7 +275,7 @@ def even_out(
     """``grid`` with region sizes evened out, still unique: a square on the edge of a
     region moves into a neighbouring region at least two squares smaller, when its own
     region stays joined without it and the grid keeps exactly one solution (a move may
-    add solutions, so each is counted, limit 2); largest gaps first, until no move helps
+    add solutions that put a piece on the square moved); largest gaps first, until no move helps
     or :data:`EVENING_STEPS` × n² moves were made."""
     n = len(grid)
     region = np.array(grid, dtype=np.int64)
@@ -289,7 +311,7 @@ def _even_once(
         if not joined_without(region, here, (file, rank)):
             continue
         region[rank, file] = target
-        if count_up_to(region, k, allowed, 2, COUNT_BUDGETS) == 1 and keep(
+        if stays_unique(region, k, allowed, (file, rank)) and keep(
             rows_of(region.tolist())
         ):
             return True

@@ -66,6 +66,28 @@ class RegionRun:
         )
         return cls(region, regions.per_line, keep)
 
+    def place(self, square: Square) -> None:
+        """Put a piece on ``square`` before the search starts: every solution met holds
+        it. Only on a fresh run, and only on a square that may take a piece."""
+        from chessplace.engines.regions.kernel import place
+
+        file, rank = square
+        if self.state[0] != 0 or self.phase[0] != 0 or not self.free[0, rank, file]:
+            raise ValueError(f"no piece can be put on {square} here")
+        self.path[self.placed[0]] = rank * self.n + file
+        self.placed[0] += 1
+        place(
+            self.n,
+            self.k,
+            self.region,
+            self.free[0],
+            self.ranks[0],
+            self.files[0],
+            self.areas[0],
+            rank,
+            file,
+        )
+
     @property
     def found(self) -> int:
         """Solutions met so far."""
@@ -123,6 +145,19 @@ def count_up_to(
     run = RegionRun(region, k, keep=1, allowed=allowed)
     complete = run.run(limit, budgets=budgets)
     return run.found if complete or run.found >= limit else None
+
+
+def used(
+    region: np.ndarray, k: int, allowed: np.ndarray, square: Square, budgets: int
+) -> bool | None:
+    """Whether some placement with pieces only where allowed holds a piece on ``square``;
+    ``None`` when ``budgets`` times :data:`BUDGET` nodes did not tell. When ``square``
+    joins the grid, or moves to another region, only such placements are new, so this
+    tells whether a unique grid stays unique far sooner than a count of the grid."""
+    run = RegionRun(region, k, keep=1, allowed=allowed)
+    run.place(square)
+    complete = run.run(1, budgets=budgets)
+    return True if run.found else (False if complete else None)
 
 
 def _placements(problem: Problem, solutions: list[list[Square]]) -> list[Placement]:

@@ -42,6 +42,40 @@ def _pair_room(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
+def _area_room_short(n, k, region, free, areas):  # type: ignore[no-untyped-def]
+    """Whether some region cannot hold the pieces it still needs apart: its free
+    squares are covered by 2×2 boxes (greedily, in reading order), and a box holds
+    at most one piece, since its squares all touch."""
+    covered = np.zeros((n + 1, n + 1), np.uint8)
+    boxes = np.zeros(n, np.int64)
+    for r in range(n):
+        for f in range(n):
+            if not free[r, f] or covered[r, f]:
+                continue
+            g = region[r, f]
+            # the box to the right or to the left of (r, f), whichever covers more
+            right = 0
+            left = 0
+            for rr in range(r, min(n, r + 2)):
+                for ff in range(max(0, f - 1), min(n, f + 2)):
+                    if free[rr, ff] and not covered[rr, ff] and region[rr, ff] == g:
+                        if ff >= f:
+                            right += 1
+                        if ff <= f:
+                            left += 1
+            start = f if right >= left or f == 0 else f - 1
+            for rr in range(r, min(n, r + 2)):
+                for ff in range(start, min(n, start + 2)):
+                    if region[rr, ff] == g:
+                        covered[rr, ff] = 1
+            boxes[g] += 1
+    for g in range(n):  # noqa: SIM110 - Numba compiles no generator
+        if boxes[g] < k - areas[g]:
+            return True
+    return False
+
+
+@njit(nogil=True, cache=True)
 def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no-untyped-def]
     """DEAD, SOLVED, or BRANCH with ``choice`` = (rank, file) of the square to branch on."""
     placed = 0
@@ -89,6 +123,8 @@ def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no
                 return DEAD
             if _pair_room(columns[u], columns[u + 1]) < 2 * k - files[u] - files[u + 1]:
                 return DEAD
+        if _area_room_short(n, k, region, free, areas):
+            return DEAD
     for r in range(n):
         for f in range(n):
             if free[r, f] and (
@@ -103,7 +139,7 @@ def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no
 
 
 @njit(nogil=True, cache=True)
-def _place(n, k, region, free, ranks, files, areas, r, f):  # type: ignore[no-untyped-def]
+def place(n, k, region, free, ranks, files, areas, r, f):  # type: ignore[no-untyped-def]
     """Put a piece on (r, f): its neighbours and every full unit lose their free squares."""
     ranks[r] += 1
     files[f] += 1
@@ -174,7 +210,7 @@ def search(  # type: ignore[no-untyped-def]
             phase[d] = 2
             path[placed[d]] = r * n + f
             placed[d + 1] += 1
-            _place(n, k, region, free[d + 1], ranks[d + 1], files[d + 1], areas[d + 1], r, f)
+            place(n, k, region, free[d + 1], ranks[d + 1], files[d + 1], areas[d + 1], r, f)
         else:
             free[d + 1, r, f] = 0
             phase[d] = 3
