@@ -27,7 +27,9 @@ the leaves of its search for M + 1 down to D rank and file labels. With
 ``--split-conflicts C`` a cube CaDiCaL has not decided within C conflicts is
 split into the leaves 4 labels deeper that extend it, and so on down to every
 rank and file, where no budget is set; the journal notes each such cube, so a
-resumed run splits it at once. The engine only proposes the cut: the
+resumed run splits it at once. ``--split-pending`` splits every cube of the cut
+not yet refuted at once, untried (a resumed run whose cubes left are known to
+be hard). The engine only proposes the cut: the
 refuted cubes must cover every colouring of the cut lines (checked), and each
 was refuted by CaDiCaL. The SAT answers are not proof-logged: this is a second
 computation by another algorithm, not a certificate.
@@ -127,14 +129,19 @@ def main() -> int:
         type=int,
         help="with --tree-depth: a cube past this many conflicts is split deeper",
     )
+    parser.add_argument(
+        "--split-pending",
+        action="store_true",
+        help="with --tree-depth: split the cubes not yet refuted at once, untried",
+    )
     args = parser.parse_args()
     problem = beyond(args.n, args.torus, args.optimum, args.white)
     started = time.perf_counter()
     cut: TreeCut | None = None
     try:
         if args.tree_depth is None:
-            if args.split_conflicts is not None:
-                raise ValueError("--split-conflicts splits along the tree: give --tree-depth")
+            if args.split_conflicts is not None or args.split_pending:
+                raise ValueError("cubes split along the tree: give --tree-depth")
             formula = LineFormula(problem, DEFAULT_ENCODING)
             first = 1 if problem.swappable_armies else 0
             lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
@@ -206,8 +213,8 @@ def main() -> int:
             for word in words:
                 if word in done:
                     used.append(word)
-                elif word in over:
-                    split.append(word)  # split by an earlier run
+                elif word in over or (args.split_pending and depth == args.tree_depth):
+                    split.append(word)  # split by an earlier run, or asked to be
                 else:
                     deep = cut is None or word in whole or depth == cut.deepest
                     budget = None if deep else args.split_conflicts

@@ -152,6 +152,27 @@ def test_a_cube_over_its_conflict_budget_is_split_deeper_along_the_tree(tmp_path
     assert f"confirmed: board 8×8, no 10 each: {len(keys):,} cubes" in again.stdout
 
 
+def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
+    """``--split-pending`` on a journal that holds part of a(8)'s cut at 4 labels: the
+    refuted cubes are read back, every other one is split untried (a word of 4 labels
+    is solved only where the engine's deeper tree cuts it whole), and the deeper pieces
+    with the old ones cover every colouring."""
+    script = str(RESULTS / "crosscheck_bound.py")
+    journal = tmp_path / "pending.jsonl"
+    claim = ["-n", "8", "--optimum", "9", "--tree-depth", "4", "--journal", str(journal)]
+    assert _run(script, *claim).returncode == 0
+    lines = journal.read_text().splitlines(keepends=True)
+    kept = [line for line in lines[1:] if len(json.loads(line)["cube"]) < 4]
+    journal.write_text("".join([lines[0], *kept]))  # the cubes the engine cut, only
+    split = _run(script, *claim, "--split-pending")
+    assert split.returncode == 0 and "confirmed:" in split.stdout, split.stdout
+    records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
+    new = records[len(kept) :]
+    whole = [word for word in new if len(word) <= 4]  # the engine cut them: no split
+    assert any(len(word) > 4 for word in new), new
+    assert not [(a, b) for a in whole for b in new if b != a and b.startswith(a)], new
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -159,6 +180,7 @@ def test_a_cube_over_its_conflict_budget_is_split_deeper_along_the_tree(tmp_path
         (["--tree-depth", "15"], "--tree-depth is 1 to 14"),
         (["--tree-depth", "4", "--refine", "x.jsonl"], "not along the tree"),
         (["--split-conflicts", "10"], "give --tree-depth"),
+        (["--split-pending"], "give --tree-depth"),
         (["--tree-depth", "4", "--split-conflicts", "0"], "positive number"),
         (["--tree-depth", "4", "--split-conflicts", "-5"], "positive number"),
     ],
