@@ -311,9 +311,7 @@ def _even_once(
         if not joined_without(region, here, (file, rank)):
             continue
         region[rank, file] = target
-        if stays_unique(region, k, allowed, (file, rank)) and keep(
-            rows_of(region.tolist())
-        ):
+        if stays_unique(region, k, allowed, (file, rank)) and keep(rows_of(region.tolist())):
             return True
         region[rank, file] = here
     return False
