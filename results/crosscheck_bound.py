@@ -213,7 +213,9 @@ def main() -> int:
             for word in words:
                 if word in done:
                     used.append(word)
-                elif word in over or (args.split_pending and depth == args.tree_depth):
+                elif word not in whole and (
+                    word in over or (args.split_pending and depth == args.tree_depth)
+                ):
                     split.append(word)  # split by an earlier run, or asked to be
                 else:
                     deep = cut is None or word in whole or depth == cut.deepest

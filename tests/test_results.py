@@ -47,9 +47,9 @@ def test_every_published_class_verifies(path: Path) -> None:
         assert placement.army_sizes == (data["m"], data["m"])
 
 
-def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
+def _run(*arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *arguments], capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, *arguments], capture_output=True, text=True, timeout=timeout, check=False
     )
 
 
@@ -171,6 +171,34 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     whole = [word for word in new if len(word) <= 4]  # the engine cut them: no split
     assert any(len(word) > 4 for word in new), new
     assert not [(a, b) for a in whole for b in new if b != a and b.startswith(a)], new
+
+
+def test_a_cube_the_tree_cannot_split_is_solved_whole(tmp_path: Path) -> None:
+    """A word marked over its budget by an earlier run that the engine's tree cut short
+    (no deeper leaves), and the pending cubes at the deepest cut, are solved whole
+    rather than split again and again (both looped before)."""
+    sys.path.insert(0, str(RESULTS))
+    try:
+        from cube_solving import refuted_schema
+    finally:
+        sys.path.remove(str(RESULTS))
+    from chessplace.journal import Journal, recorded_header
+
+    script = str(RESULTS / "crosscheck_bound.py")
+    first = tmp_path / "first.jsonl"
+    claim = ["-n", "4", "--optimum", "2", "--tree-depth", "4"]
+    assert _run(script, *claim, "--journal", str(first)).returncode == 0
+    header = recorded_header(first)
+    assert header is not None
+    marked = tmp_path / "marked.jsonl"
+    journal = Journal(marked, header, refuted_schema(lambda key: True))
+    journal.record("1+", 0.0)  # "1": a cube the engine cut at one label
+    journal.close()
+    resumed = _run(script, *claim, "--journal", str(marked), timeout=120)
+    assert resumed.returncode == 0 and "confirmed:" in resumed.stdout, resumed.stdout
+    deepest = ["-n", "4", "--optimum", "2", "--tree-depth", "8", "--split-pending"]
+    whole = _run(script, *deepest, "--journal", str(tmp_path / "deepest.jsonl"), timeout=120)
+    assert whole.returncode == 0 and "confirmed:" in whole.stdout, whole.stdout
 
 
 @pytest.mark.parametrize(
