@@ -230,7 +230,7 @@ def test_the_checker_imports_nothing_from_the_solving_side() -> None:
 
 
 def test_the_checker_runs_without_the_engines_in_its_process() -> None:
-    """``import chessplace`` loads the model only, so the checker's process holds no
+    """``import chessplace`` loads nothing until asked, so the checker's process holds no
     engine, encoding or solver library."""
     probe = (
         "import sys, chessplace.certificates.check;"

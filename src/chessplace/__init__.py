@@ -5,9 +5,10 @@
 >>> result.status.value, len(result.placement)
 ('feasible', 8)
 
-Every name below loads its module on first use, so ``import chessplace`` is
-quick (the command line hears Ctrl-C from its first instant) and the solving
-functions load the engines only when called.
+Every name below loads its module on first use, so ``import chessplace`` loads
+no other module (the command line's ``main`` is running before numpy or an
+engine loads, and hears a Ctrl-C as one line) and the solving functions load
+the engines only when called.
 """
 
 import importlib

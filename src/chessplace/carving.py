@@ -26,8 +26,8 @@ Grid = list[list[int]]
 """Region number per square, ``grid[rank][file]``."""
 
 COUNT_BUDGETS = 5
-"""Node budgets of the counter (:data:`chessplace.engines.regions.engine.BUDGET` each) for
-one step; a step whose count takes longer is not taken."""
+"""Node budgets of the region search (:data:`chessplace.engines.regions.engine.BUDGET`
+each) for one step; a step whose search takes longer is not taken."""
 SETBACKS_PER_SIDE = 4
 """Times per rank an attempt may force a square into a region when stuck."""
 FORCED_STEPS = 12
@@ -38,11 +38,11 @@ EVENING_STEPS = 2
 """Moves the evening of region sizes may make, per square of the grid."""
 
 
-def stays_unique(region: np.ndarray, k: int, allowed: np.ndarray, square: Square) -> bool:
-    """Whether a grid that was unique stays so now that ``square`` joined it or moved
-    to another region (holding no piece of the solution): no placement puts a piece
-    there (proven within :data:`COUNT_BUDGETS`, else taken as no)."""
-    return used(region, k, allowed, square, COUNT_BUDGETS) is False
+def adds_solution(region: np.ndarray, k: int, allowed: np.ndarray, square: Square) -> bool | None:
+    """Whether a unique grid gained a solution when ``square`` joined it, or moved to
+    another region (holding no piece of the solution): some placement puts a piece
+    there. ``None`` when :data:`COUNT_BUDGETS` did not tell."""
+    return used(region, k, allowed, square, COUNT_BUDGETS)
 
 
 class GenerationStopped(Exception):
@@ -158,10 +158,10 @@ def _joins(
     rng: random.Random,
     control: Control,
 ) -> bool:
-    """Give ``square`` to a region beside it (in random order, none in ``refused``) if
-    one keeps the grid unique; the regions that would not (or not provably) join
-    ``refused``. The grid is unique before, so it stays unique exactly when no
-    placement uses ``square`` (:func:`used`)."""
+    """Give ``square`` to a region beside it (in random order) if one keeps the grid
+    unique (:func:`adds_solution`). A region whose join adds a solution goes into
+    ``refused`` and is not tried again: while squares are only added, that solution
+    stays. One the search could not decide in its budget is tried again later."""
     if control.stopped:
         raise GenerationStopped
     file, rank = square
@@ -172,11 +172,13 @@ def _joins(
             continue
         region[rank, file] = option
         allowed[rank, file] = 1
-        if stays_unique(region, k, allowed, square):
+        added = adds_solution(region, k, allowed, square)
+        if added is False:
             owner[rank][file] = option
             return True
         allowed[rank, file] = 0
-        refused.add((square, option))
+        if added:
+            refused.add((square, option))
     return False
 
 
@@ -311,7 +313,9 @@ def _even_once(
         if not joined_without(region, here, (file, rank)):
             continue
         region[rank, file] = target
-        if stays_unique(region, k, allowed, (file, rank)) and keep(rows_of(region.tolist())):
+        if adds_solution(region, k, allowed, (file, rank)) is False and keep(
+            rows_of(region.tolist())
+        ):
             return True
         region[rank, file] = here
     return False

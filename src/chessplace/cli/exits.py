@@ -2,8 +2,8 @@
 
 0 answered; 1 the answer is no (infeasible, or verify found a broken rule);
 2 bad input; 3 stopped by a time limit or a signal before a definite answer
-(the best found so far is still printed); 130 interrupted before any work began
-(the shell's code for a Ctrl-C).
+(the best found so far is still printed); 130 interrupted with nothing to report
+(the shell's code for a Ctrl-C): while the engines load, or a certificate check.
 """
 
 from __future__ import annotations

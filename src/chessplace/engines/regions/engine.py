@@ -72,7 +72,8 @@ class RegionRun:
         from chessplace.engines.regions.kernel import place
 
         file, rank = square
-        if self.state[0] != 0 or self.phase[0] != 0 or not self.free[0, rank, file]:
+        on_board = 0 <= file < self.n and 0 <= rank < self.n
+        if self.state[0] != 0 or self.phase[0] != 0 or not on_board or not self.free[0, rank, file]:
             raise ValueError(f"no piece can be put on {square} here")
         self.path[self.placed[0]] = rank * self.n + file
         self.placed[0] += 1
@@ -135,16 +136,6 @@ class RegionRun:
     def keep_from(self, first: int) -> None:
         """Keep the solutions from number ``first`` on."""
         self.state[2] = first
-
-
-def count_up_to(
-    region: np.ndarray, k: int, allowed: np.ndarray, limit: int, budgets: int
-) -> int | None:
-    """How many placements (at most ``limit``) a grid has with pieces only where allowed;
-    ``None`` when ``budgets`` times :data:`BUDGET` nodes did not tell."""
-    run = RegionRun(region, k, keep=1, allowed=allowed)
-    complete = run.run(limit, budgets=budgets)
-    return run.found if complete or run.found >= limit else None
 
 
 def used(

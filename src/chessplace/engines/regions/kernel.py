@@ -8,8 +8,11 @@ pieces it still needs) and branches on its first free square: a piece there,
 or none there. The two branches are disjoint and cover every placement, so
 each solution is met exactly once, which makes counting sound. A node dies
 when a unit cannot get the pieces it needs: too few free squares, too few of
-them apart (a rank's or file's free squares side by side, greedily), or, for
-two neighbouring ranks or files, too few 2×2-free columns for both.
+them apart (a rank's or file's free squares side by side, greedily), for
+two neighbouring ranks or files too few 2×2-free columns for both, or, with
+two or more pieces per unit, a region whose free squares take fewer 2×2 boxes
+(laid greedily) than the pieces it still needs: a box holds one, its squares
+all touch.
 
 The search is resumable: the stack lives in arrays the caller owns, and
 :func:`search` returns after ``budget`` nodes so the caller can heed a stop.
@@ -46,7 +49,7 @@ def _area_room_short(n, k, region, free, areas):  # type: ignore[no-untyped-def]
     """Whether some region cannot hold the pieces it still needs apart: its free
     squares are covered by 2×2 boxes (greedily, in reading order), and a box holds
     at most one piece, since its squares all touch."""
-    covered = np.zeros((n + 1, n + 1), np.uint8)
+    covered = np.zeros((n, n), np.uint8)
     boxes = np.zeros(n, np.int64)
     for r in range(n):
         for f in range(n):
