@@ -70,8 +70,7 @@ def carve(
     rng.shuffle(pending)
     setbacks = 0
     near: set[Square] | None = None  # after a setback: the squares near what it changed
-    # (square, region) joins that added a solution: while squares are only added, they
-    # still would (more squares never remove one), so they are not tried again
+    # (square, region) joins set aside until the next setback (see _joins)
     refused: set[tuple[Square, int]] = set()
     while pending:
         tried = [s for s in pending if near is None or s in near]
@@ -159,9 +158,10 @@ def _joins(
     control: Control,
 ) -> bool:
     """Give ``square`` to a region beside it (in random order) if one keeps the grid
-    unique (:func:`adds_solution`). A region whose join adds a solution goes into
-    ``refused`` and is not tried again: while squares are only added, that solution
-    stays. One the search could not decide in its budget is tried again later."""
+    unique (:func:`adds_solution`). A region whose join adds a solution, or that the
+    search could not decide within its budget, goes into ``refused`` and is not tried
+    again until squares leave their regions: while squares are only added, a solution
+    found stays, and an undecided search would likely spend its budget again."""
     if control.stopped:
         raise GenerationStopped
     file, rank = square
@@ -177,8 +177,7 @@ def _joins(
             owner[rank][file] = option
             return True
         allowed[rank, file] = 0
-        if added:
-            refused.add((square, option))
+        refused.add((square, option))
     return False
 
 
