@@ -187,12 +187,13 @@ def test_generate_shows_the_solution_only_when_asked(capsys: pytest.CaptureFixtu
     assert code == 0 and ("♛" in err or "♕" in err)
 
 
-def test_generate_waits_longer_by_default_for_three_stars_per_line() -> None:
+def test_generate_waits_longer_by_default_for_three_stars_or_large_grids() -> None:
     from chessplace.cli.regions import generate_limit
 
-    assert generate_limit(None, None) == generate_limit(None, 2) == 60
-    assert generate_limit(None, 3) == generate_limit(None, 4) == 300
-    assert generate_limit(5.0, 3) == 5.0
+    assert generate_limit(None, None, 14) == generate_limit(None, 2, 10) == 60
+    assert generate_limit(None, 3, 12) == generate_limit(None, 4, 14) == 300
+    assert generate_limit(None, None, 15) == generate_limit(None, None, 17) == 300
+    assert generate_limit(5.0, 3, 14) == generate_limit(5.0, None, 17) == 5.0
 
 
 @pytest.mark.parametrize("limit", ["0", "-1", "nan", "inf", ""])

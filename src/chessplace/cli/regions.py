@@ -79,7 +79,9 @@ def read_grid(name: str, what: str = "grid") -> str:
 GENERATE_SECONDS = 60.0
 """How long ``generate`` searches for a unique grid without ``--time-limit``."""
 MANY_STARS_SECONDS = 300.0
-"""The same with three or more stars per line (a 14×14 3-star grid takes minutes)."""
+"""The same with three or more stars per line (a 14×14 3-star grid takes minutes), or
+from :data:`LARGE_GRID` a side (a 17×17 Queens game took 2.5 to 88 s, seeds 0..2)."""
+LARGE_GRID = 15
 
 
 def add_generate_parser(commands: Any) -> None:
@@ -97,7 +99,7 @@ def add_generate_parser(commands: Any) -> None:
         type=positive_float,
         metavar="S",
         help=f"give up after S seconds (exit 3; default {GENERATE_SECONDS:.0f}, "
-        f"{MANY_STARS_SECONDS:.0f} with 3 or more stars)",
+        f"{MANY_STARS_SECONDS:.0f} with 3 or more stars or from {LARGE_GRID}×{LARGE_GRID})",
     )
     generate.add_argument(
         "--show-solution", action="store_true", help="draw the solution on stderr too"
@@ -109,18 +111,19 @@ def add_generate_parser(commands: Any) -> None:
     )
 
 
-def generate_limit(time_limit: float | None, stars: int | None) -> float:
-    """``--time-limit``, or without it the default for that many stars per line."""
+def generate_limit(time_limit: float | None, stars: int | None, n: int) -> float:
+    """``--time-limit``, or without it the default for that many stars per line and
+    that size."""
     if time_limit is not None:
         return time_limit
-    return GENERATE_SECONDS if (stars or 1) < 3 else MANY_STARS_SECONDS
+    return GENERATE_SECONDS if (stars or 1) < 3 and n < LARGE_GRID else MANY_STARS_SECONDS
 
 
 def generate_command(arguments: argparse.Namespace) -> int:
     """``chessplace generate``: the grid on stdout (so that it can be saved and read
     back with ``--grid``), its solution drawn on it and a summary on stderr."""
     result = supervised(
-        generate_limit(arguments.time_limit, arguments.stars),
+        generate_limit(arguments.time_limit, arguments.stars, arguments.n),
         lambda control: api.generate(
             arguments.puzzle,
             arguments.n,
