@@ -8,9 +8,12 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from chessplace.journal import Schema
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 CLAUSES: list[Sequence[int]] = []
 """The formula, set before the worker processes fork."""
@@ -34,18 +37,25 @@ def _deaf() -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
+_SOLVER: list[Solver] = []
+"""The worker's CaDiCaL, loaded with :data:`CLAUSES` once and kept for every cube."""
+
+
 def _solve(task: tuple[tuple[int, ...], int | None]) -> Solved:
+    """One cube, as assumptions on the worker's solver: what it learnt from the formula
+    under earlier cubes holds under every cube, and the formula is loaded once."""
     from pysat.solvers import Solver
 
     cube, conflicts = task
     started = time.perf_counter()
-    with Solver(name="cadical195", bootstrap_with=CLAUSES) as solver:
-        if conflicts is None:
-            found: bool | None = solver.solve(assumptions=list(cube))
-        else:
-            solver.conf_budget(conflicts)
-            found = solver.solve_limited(assumptions=list(cube))
-        model = solver.get_model() if found else None
+    if not _SOLVER:
+        _SOLVER.append(Solver(name="cadical195", bootstrap_with=CLAUSES))
+    solver = _SOLVER[0]
+    solver.conf_budget(-1 if conflicts is None else conflicts)  # -1: no limit
+    found: bool | None = solver.solve_limited(assumptions=list(cube))  # None: undecided
+    if found is None and conflicts is None:
+        raise RuntimeError(f"CaDiCaL left cube {cube} undecided without a budget")
+    model = solver.get_model() if found else None
     return Solved(cube, model, time.perf_counter() - started, found is not None)
 
 
