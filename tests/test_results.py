@@ -328,3 +328,27 @@ def test_the_published_certificate_cubes_partition_the_labellings() -> None:
     spec = spec_of(problem)
     assert partition(cubes, lex_order(spec))
     assert cubes == [tuple(cube) for cube in tree_cubes(problem, spec, 22, Control())]
+
+
+def test_a_kept_solver_decides_every_cube_as_a_fresh_one() -> None:
+    """The workers keep one CaDiCaL for all their cubes: on a claim one too low for
+    8×8 (some cubes hold 9 each), each of the tree's cubes at 8 labels is satisfiable
+    through the workers exactly when a fresh solver finds it so."""
+    from pysat.solvers import Solver
+
+    sys.path.insert(0, str(RESULTS))
+    try:
+        from crosscheck_bound import beyond
+        from cube_solving import solved
+        from tree_cut import TreeCut
+    finally:
+        sys.path.remove(str(RESULTS))
+    cut = TreeCut(beyond(8, False, 8, None), 9, 8)
+    clauses = cut.formula.clauses
+    cubes = [cut.cube(word) for word in cut.leaves(8)]
+    kept = {result.cube: result.model is not None for result in solved(clauses, cubes, 1)}
+    fresh = {}
+    for cube in cubes:
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            fresh[cube] = bool(solver.solve(assumptions=list(cube)))
+    assert kept == fresh and 0 < sum(fresh.values()) < len(cubes)
