@@ -11,9 +11,9 @@ grade passed over, as before reshaping), which ``--large`` runs on 14×14 3-star
 
 ``--carve`` times plain generation with carve's uniqueness test as it is (is the
 square changed used by some placement? :func:`chessplace.carving.adds_solution`)
-against the baseline that counts the whole grid up to two after each change and
-sets no join aside (carve before session 12; the 2×2-box cut of the region search
-is in both), on the same seeds in one process.
+against the baseline that counts the whole grid up to two after each change (carve
+before session 12; setting joins aside and the 2×2-box cut of the region search are
+in both), on the same seeds in one process.
 
 Targets (issue 13): 10×10 Queens game solved and proven unique < 20 ms,
 17×17 < 1 s, 10×10 2-star Star Battle < 0.2 s; generating a unique 9×9
@@ -28,7 +28,8 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from types import ModuleType
 from typing import Any
 
 from chessplace import api
@@ -55,41 +56,42 @@ UNRESHAPED_SECONDS = 300.0
 
 
 @contextmanager
-def counting_carve() -> Iterator[None]:
-    """Carve and even out as before session 12: each change is tested by counting the
-    whole grid up to two, and no join is set aside as known to add a solution."""
+def swapped(module: ModuleType, name: str, value: object) -> Iterator[None]:
+    """``module.name`` is ``value`` inside the block (the module's own functions look it
+    up there at each call)."""
+    names = vars(module)
+    keep = names[name]
+    names[name] = value
+    try:
+        yield
+    finally:
+        names[name] = keep
+
+
+def counting_carve() -> AbstractContextManager[None]:
+    """Carve and even out testing each change by counting the whole grid up to two, as
+    before session 12 (joins that add a solution or run out of budget are set aside
+    in both, as carve does now)."""
     from chessplace import carving
     from chessplace.engines.regions.engine import RegionRun
 
     def counted(region: Any, k: int, allowed: Any, square: Any) -> bool | None:
         run = RegionRun(region, k, keep=1, allowed=allowed)
         complete = run.run(2, budgets=carving.COUNT_BUDGETS)
-        return False if complete and run.found == 1 else None  # never set aside
+        return False if complete and run.found == 1 else None
 
-    names = vars(carving)
-    keep = names["adds_solution"]
-    names["adds_solution"] = counted
-    try:
-        yield
-    finally:
-        names["adds_solution"] = keep
+    return swapped(carving, "adds_solution", counted)
 
 
-@contextmanager
-def without_reshaping() -> Iterator[None]:
+def without_reshaping() -> AbstractContextManager[None]:
     """Generation as before reshaping: a star grid is kept as it is, and one the rules
-    do not solve at the grade asked is passed over."""
-    names = vars(api)  # the api module's globals: generate looks its hook maker up there
-    keep = names["reshaper"]
+    do not solve at the grade asked is passed over (generate looks its hook maker up
+    in the api module)."""
 
     def unchanged(*args: Any) -> Callable[..., Any]:
         return lambda grid, pieces, rng: grid
 
-    names["reshaper"] = unchanged
-    try:
-        yield
-    finally:
-        names["reshaper"] = keep
+    return swapped(api, "reshaper", unchanged)
 
 
 def timed(work: Callable[[], object], runs: int) -> float:

@@ -22,23 +22,16 @@ from chessplace.puzzles import region_puzzle
 from chessplace.regions import LABELS, neighbours
 
 
-def _grown(n: int, seed: int) -> list[list[int]]:
-    """n joined regions grown square by square from n random seeds, ``grid[rank][file]``."""
+def _grown(n: int, k: int, seed: int) -> list[list[int]]:
+    """Regions grown around a random placement of k per line (the generator's first
+    steps, which use no search): the grid has that solution and often many more."""
     rng = random.Random(seed)
-    squares = [(f, r) for r in range(n) for f in range(n)]
-    grid = [[-1] * n for _ in range(n)]
-    frontier = []
-    for number, (f, r) in enumerate(rng.sample(squares, n)):
-        grid[r][f] = number
-        frontier.append((f, r))
-    while frontier:
-        f, r = frontier.pop(rng.randrange(len(frontier)))
-        open_ = [(g, s) for g, s in neighbours((f, r), n) if grid[s][g] < 0]
-        if open_:
-            g, s = rng.choice(open_)
-            grid[s][g] = grid[r][f]
-            frontier += [(f, r), (g, s)]
-    return grid
+    while True:
+        pieces = random_placement(n, k, rng, Control())
+        assert pieces is not None
+        grid = grow_regions(n, k, pieces, rng)
+        if grid is not None:
+            return grid
 
 
 def _rows(grid: list[list[int]]) -> list[str]:
@@ -63,7 +56,7 @@ def _one_per_line(grid: list[list[int]], allowed: np.ndarray) -> list[tuple[int,
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(4, 7), seed=st.integers(0, 10**6), holes=st.integers(0, 6))
 def test_used_says_whether_a_solution_puts_a_piece_there(n: int, seed: int, holes: int) -> None:
-    grid = _grown(n, seed)
+    grid = _grown(n, 1, seed)
     allowed = np.ones((n, n), dtype=np.uint8)
     rng = random.Random(seed + 1)
     for _ in range(holes):
@@ -78,23 +71,11 @@ def test_used_says_whether_a_solution_puts_a_piece_there(n: int, seed: int, hole
 
 
 def test_used_refuses_a_square_that_may_hold_no_piece() -> None:
-    grid = _grown(5, 0)
+    grid = _grown(5, 1, 0)
     allowed = np.ones((5, 5), dtype=np.uint8)
     allowed[2, 3] = 0
     with pytest.raises(ValueError, match="no piece can be put"):
         used(np.array(grid, dtype=np.int64), 1, allowed, (3, 2), 10)
-
-
-def _star_grid(n: int, seed: int) -> list[list[int]]:
-    """Regions grown around a random 2-star placement (the generator's first steps,
-    which use no search): the grid has that solution and often many more."""
-    rng = random.Random(seed)
-    while True:
-        pieces = random_placement(n, 2, rng, Control())
-        assert pieces is not None
-        grid = grow_regions(n, 2, pieces, rng)
-        if grid is not None:
-            return grid
 
 
 def _reshaped(grid: list[list[int]], moves: int, seed: int) -> list[list[int]]:
@@ -130,7 +111,7 @@ def test_two_star_counts_agree_with_the_oracle(seed: int, moves: int) -> None:
     """The regions engine (with its region-room cut) counts what the exhaustive oracle
     counts on 8×8 2-star grids, grown around a placement and then reshaped at random
     so that their solutions come and go."""
-    problem = _star_problem(_reshaped(_star_grid(8, seed), moves, seed))
+    problem = _star_problem(_reshaped(_grown(8, 2, seed), moves, seed))
     if problem is None:
         return
     oracle = api.count(problem, solver="exhaustive")
@@ -144,7 +125,7 @@ def test_two_star_counts_agree_with_the_oracle(seed: int, moves: int) -> None:
 def test_ten_by_ten_counts_agree_with_cpsat(seed: int, solutions: int) -> None:
     """Grown 10×10 2-star grids with many solutions: the regions engine and CP-SAT
     (enumerating) count the same."""
-    problem = _star_problem(_star_grid(10, seed))
+    problem = _star_problem(_grown(10, 2, seed))
     assert problem is not None
     assert api.count(problem, solver="cpsat").count == solutions
     assert api.count(problem, solver="regions").count == solutions
@@ -186,7 +167,7 @@ def test_used_with_two_stars_agrees_with_the_listed_solutions(seed: int, moves: 
     """With two stars per line (where the region-room cut works too), ``used`` says
     whether some solution (listed by brute force, counted by the oracle too) puts a
     star on the square."""
-    grid = _reshaped(_star_grid(8, seed), moves, seed)
+    grid = _reshaped(_grown(8, 2, seed), moves, seed)
     problem = _star_problem(grid)
     if problem is None:
         return

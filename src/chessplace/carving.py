@@ -172,8 +172,7 @@ def _joins(
             continue
         region[rank, file] = option
         allowed[rank, file] = 1
-        added = adds_solution(region, k, allowed, square)
-        if added is False:
+        if adds_solution(region, k, allowed, square) is False:
             owner[rank][file] = option
             return True
         allowed[rank, file] = 0

@@ -45,15 +45,23 @@ def _pair_room(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
-def _area_room_short(n, k, region, free, areas):  # type: ignore[no-untyped-def]
+def _area_room_short(n, k, region, free, areas, area_free):  # type: ignore[no-untyped-def]
     """Whether some region cannot hold the pieces it still needs apart: its free
     squares are covered by 2×2 boxes (greedily, in reading order), and a box holds
-    at most one piece, since its squares all touch."""
+    at most one piece, since its squares all touch. Only a region needing d ≥ 2
+    pieces with at most 4(d − 1) free squares can fall short (a box covers at most
+    four), so the others are not covered at all."""
+    tight = np.zeros(n, np.uint8)
+    for g in range(n):
+        need = k - areas[g]
+        tight[g] = need >= 2 and area_free[g] <= 4 * (need - 1)
+    if not tight.any():
+        return False
     covered = np.zeros((n, n), np.uint8)
     boxes = np.zeros(n, np.int64)
     for r in range(n):
         for f in range(n):
-            if not free[r, f] or covered[r, f]:
+            if not free[r, f] or covered[r, f] or not tight[region[r, f]]:
                 continue
             g = region[r, f]
             # the box to the right or to the left of (r, f), whichever covers more
@@ -73,7 +81,7 @@ def _area_room_short(n, k, region, free, areas):  # type: ignore[no-untyped-def]
                         covered[rr, ff] = 1
             boxes[g] += 1
     for g in range(n):  # noqa: SIM110 - Numba compiles no generator
-        if boxes[g] < k - areas[g]:
+        if tight[g] and boxes[g] < k - areas[g]:
             return True
     return False
 
@@ -126,7 +134,7 @@ def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no
                 return DEAD
             if _pair_room(columns[u], columns[u + 1]) < 2 * k - files[u] - files[u + 1]:
                 return DEAD
-        if _area_room_short(n, k, region, free, areas):
+        if _area_room_short(n, k, region, free, areas, area_free):
             return DEAD
     for r in range(n):
         for f in range(n):
