@@ -8,7 +8,10 @@ are checked against OEIS. The seconds against n go to
 benchmarks/out/linesearch.png.
 
     python benchmarks/linesearch.py [--min-n 8] [--max-n 12] [--time-limit 900]
-                                    [--engines lines,sat]
+                                    [--engines lines,sat] [--armies 3]
+
+With ``--armies 3`` it proves three equal armies (OEIS A328283) instead, and
+plots to benchmarks/out/linesearch-3.png.
 """
 
 from __future__ import annotations
@@ -25,9 +28,12 @@ from plotting import log_plot
 
 STYLES = {"lines": "o-", "sat": "s--"}
 NODES = re.compile(r"([\d,]+) nodes")
+SEQUENCE = {2: "A250000", 3: "A328283"}
 
 
-def timed(engine: str, n: int, limit: float) -> tuple[float | None, int | None, int | None]:
+def timed(
+    engine: str, n: int, limit: float, armies: int = 2
+) -> tuple[float | None, int | None, int | None]:
     """Seconds to prove a(n) with ``engine`` (``None`` past the limit), the value reached
     and the nodes the line search reported (``None`` for other engines)."""
     messages: list[str] = []
@@ -37,16 +43,16 @@ def timed(engine: str, n: int, limit: float) -> tuple[float | None, int | None, 
             messages.append(progress.message)
 
     started = time.perf_counter()
-    result = optimize(
-        puzzles.peaceable_queens(Board.square(n)), solver=engine, control=Control(limit, listen)
-    )
+    problem = puzzles.peaceable_queens(Board.square(n), armies=armies)
+    result = optimize(problem, solver=engine, control=Control(limit, listen))
     seconds = time.perf_counter() - started
     counted = [int(m.group(1).replace(",", "")) for m in map(NODES.match, messages) if m]
     nodes = counted[-1] if counted else None
     if result.status is not Status.OPTIMAL:
         return None, result.objective, nodes
-    if result.objective != known("A250000", n):
-        sys.exit(f"{engine} proved {result.objective} for n = {n}, OEIS says {known('A250000', n)}")
+    expected = known(SEQUENCE[armies], n)
+    if result.objective != expected:
+        sys.exit(f"{engine} proved {result.objective} for n = {n}, OEIS says {expected}")
     return seconds, result.objective, nodes
 
 
@@ -56,16 +62,17 @@ def main() -> None:
     parser.add_argument("--max-n", type=int, default=12)
     parser.add_argument("--time-limit", type=float, default=900.0)
     parser.add_argument("--engines", default="lines,sat")
+    parser.add_argument("--armies", type=int, choices=sorted(SEQUENCE), default=2)
     args = parser.parse_args()
     engines = args.engines.split(",")
-    timed("lines", 4, args.time_limit)  # load the compiled kernels before timing
+    timed("lines", 4, args.time_limit, args.armies)  # load the compiled kernels before timing
     print(f"| n | a(n) | {' | '.join(engines)} | lines nodes | sat / lines |")
     print(f"| --- | --- | {' | '.join('---' for _ in engines)} | --- | --- |")
     proven: dict[str, tuple[list[int], list[float]]] = {engine: ([], []) for engine in engines}
     for n in range(args.min_n, args.max_n + 1):
         cells, seconds, nodes = [], {}, None
         for engine in engines:
-            took, value, counted = timed(engine, n, args.time_limit)
+            took, value, counted = timed(engine, n, args.time_limit, args.armies)
             seconds[engine] = took
             nodes = counted if engine == "lines" else nodes
             if took is not None:
@@ -78,12 +85,13 @@ def main() -> None:
         ratio = f"{both[1] / both[0]:.1f}×" if both[0] and both[1] else ""
         shown = f"{nodes:,}" if nodes is not None else ""
         print(
-            f"| {n} | {known('A250000', n)} | {' | '.join(cells)} | {shown} | {ratio} |",
+            f"| {n} | {known(SEQUENCE[args.armies], n)} | {' | '.join(cells)} | {shown} "
+            f"| {ratio} |",
             flush=True,
         )
     log_plot(
-        "linesearch",
-        "Peaceable queens: seconds to prove a(n)",
+        "linesearch" if args.armies == 2 else f"linesearch-{args.armies}",
+        f"Peaceable queens, {args.armies} armies: seconds to prove a(n)",
         "seconds",
         [(e, ns, ys, STYLES.get(e, "^:")) for e, (ns, ys) in proven.items() if ns],
     )

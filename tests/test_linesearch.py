@@ -139,7 +139,7 @@ def test_symmetry_cut_keeps_the_optimum(n: int) -> None:
 def test_refuses_what_the_line_model_does_not_cover() -> None:
     engine = ENGINES["lines"]
     for problem in (
-        puzzles.peaceable_queens(SQUARE(5), armies=3),
+        puzzles.peaceable_queens(SQUARE(5), armies=4),
         puzzles.peaceable(SQUARE(5), piece_from_text("N")),
         puzzles.peaceable(SQUARE(5), piece_from_text("QN")),
         puzzles.queens(SQUARE(5)),

@@ -30,15 +30,18 @@ LineSymmetry = tuple[tuple[int, ...], bool]
 """A symmetry acting on line colours: the image of each line, and whether colours swap."""
 
 
-def refusal(problem: Problem) -> str | None:
-    """Why the line model does not describe ``problem``; ``None`` when it does."""
-    if len(problem.armies) != 2:
-        return "the line model is for two armies"
+def refusal(problem: Problem, most_armies: int = 2) -> str | None:
+    """Why the line model does not describe ``problem`` (two armies, or two up to
+    ``most_armies``); ``None`` when it does."""
+    if not 2 <= len(problem.armies) <= most_armies:
+        return "the line model is for two armies" + (
+            f" (or up to {most_armies})" if most_armies > 2 else ""
+        )
     if problem.independent or problem.dominating or problem.sense is Sense.MINIMIZE:
         return "the line model is for peaceable armies (most pieces, no cross attacks)"
-    first, second = problem.armies
-    if first.piece != second.piece:
-        return "the line model needs both armies to have the same piece"
+    first = problem.armies[0]
+    if any(army.piece != first.piece for army in problem.armies):
+        return "the line model needs every army to have the same piece"
     if first.piece.bounded_vectors or not first.piece.ride_directions:
         return "the line model needs a piece that only rides (no leaps)"
     return None
@@ -120,16 +123,27 @@ class LineModel:
 
 
 def upper_bound(problem: Problem) -> int | None:
-    """A quick proven bound on equal armies: each army lies in the ranks and files
-    of its colour, so with a white ranks and b white files m <= min(ab, (r-a)(c-b))."""
-    if refusal(problem) is not None or not problem.equal_armies:
+    """A quick proven bound on two or three equal armies: each army lies in the ranks
+    and files of its colour, so with a white ranks and b white files
+    m <= min(ab, (r-a)(c-b)) for two (and alike for three)."""
+    if refusal(problem, most_armies=3) is not None or not problem.equal_armies:
         return None
     rows, cols = problem.board.rows, problem.board.cols
+    k = len(problem.armies)
     if not problem.armies[0].piece.has_rook_moves:
-        return problem.board.size // 2
+        return problem.board.size // k
     return max(
-        min(a * b, (rows - a) * (cols - b)) for a in range(rows + 1) for b in range(cols + 1)
+        min(a * b for a, b in zip(ranks, files, strict=True))
+        for ranks in _splits(rows, k)
+        for files in _splits(cols, k)
     )
+
+
+def _splits(total: int, parts: int) -> list[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` numbers from 0 up, in order."""
+    if parts == 1:
+        return [(total,)]
+    return [(a, *rest) for a in range(total + 1) for rest in _splits(total - a, parts - 1)]
 
 
 def trimmed(placement: Placement) -> Placement:

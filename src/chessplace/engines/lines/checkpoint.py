@@ -31,18 +31,20 @@ class Record(NamedTuple):
 
 
 def search_journal(path: Path, header: dict[str, Any], lines: int) -> Journal:
-    """The journal of the line search that ``header`` pins, on ``lines`` lines."""
+    """The journal of the line search that ``header`` pins, on ``lines`` lines (with
+    ``header["armies"]`` colours, else two)."""
+    colours = int(header.get("armies", 2))
 
     def valid(record: Record) -> bool:
         witness = record.witness
         return natural(record.below) and (
-            witness is None or (isinstance(witness, str) and _labels(witness, lines))
+            witness is None or (isinstance(witness, str) and _labels(witness, lines, colours))
         )
 
     schema = Schema(
         key="chunk",
         record=Record,
-        valid_key=lambda chunk: chunk == KNOWN or _labels(chunk, header["depth"]),
+        valid_key=lambda chunk: chunk == KNOWN or _labels(chunk, header["depth"], colours),
         valid=valid,
         work="search",
         unit="chunk",
@@ -52,9 +54,9 @@ def search_journal(path: Path, header: dict[str, Any], lines: int) -> Journal:
     return Journal(path, {"format": FORMAT} | header, schema)
 
 
-def _labels(text: str, size: int) -> bool:
-    """``text`` is ``size`` labels, each ``0`` or ``1``."""
-    return len(text) == size and set(text) <= {"0", "1"}
+def _labels(text: str, size: int, colours: int) -> bool:
+    """``text`` is ``size`` labels, each a digit below ``colours``."""
+    return len(text) == size and set(text) <= set("0123456789"[:colours])
 
 
 def recorded_depth(path: Path) -> int | None:

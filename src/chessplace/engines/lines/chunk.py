@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chessplace.engines.lines import kernel
+from chessplace.engines.lines import bounds3, kernel, kernel3
 from chessplace.engines.lines.bounds import pair_table, product_table
 from chessplace.engines.lines.geometry import Geometry
 
@@ -25,6 +25,8 @@ def call(
 ) -> tuple[int, int, int, int, int, np.ndarray]:
     """One compiled search below ``prefix`` (see :func:`kernel.search`), for the target
     ``shared[1]``: (status, best, nodes, prefixes written, final target, witness)."""
+    if g.colours == bounds3.COLOURS:
+        return _call3(g, prefix, split, out, maximize, shared)
     if not g.product:
         table = np.zeros((1, 1, 1, 1), dtype=np.int32)
     elif shared.shape[0] > 2:
@@ -44,6 +46,46 @@ def call(
         g.swap,
         g.product,
         table,
+        prefix,
+        split,
+        out,
+        int(shared[1]),
+        maximize,
+        shared,
+        witness,
+    )
+    return int(status), int(best), int(nodes), int(written), int(target), witness
+
+
+def _call3(
+    g: Geometry,
+    prefix: np.ndarray,
+    split: int,
+    out: np.ndarray,
+    maximize: bool,
+    shared: np.ndarray,
+) -> tuple[int, int, int, int, int, np.ndarray]:
+    """:func:`call` for three armies (:func:`kernel3.search`)."""
+    if g.product:
+        table, rank_index, file_index = bounds3.product_table(g.board.rows, g.board.cols)
+    else:
+        table = np.zeros((1, 1), dtype=np.int16)
+        rank_index = file_index = np.zeros((1, 1, 1), dtype=np.int32)
+    witness = np.zeros(g.lines, dtype=np.int32)
+    status, best, nodes, written, target = kernel3.search(
+        g.start,
+        g.length,
+        g.members,
+        g.through,
+        g.family_start,
+        g.order,
+        g.symmetric,
+        g.source,
+        g.recolour,
+        g.product,
+        table,
+        rank_index,
+        file_index,
         prefix,
         split,
         out,

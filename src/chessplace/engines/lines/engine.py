@@ -22,28 +22,35 @@ from chessplace.result import Result, Status
 
 MAX_SIDE = 32
 
+MAX_SIDE_THREE = 24
+"""Three armies' product table has an entry per pair of rank and file count vectors
+(2,925² entries, 17 MB, at 24)."""
+
 GUESS_RUNS = 4
 """Annealing runs whose best armies ``optimize`` starts from."""
 
 
 def placement_of(problem: Problem, g: Geometry, labels: np.ndarray) -> Placement:
-    """The filled placement of a labelling (by line), trimmed to the armies' counts."""
+    """The filled placement of a labelling (by line), trimmed to the armies' counts:
+    army ``i`` stands where every line carries colour ``colours - 1 - i`` (white 1 and
+    black 0 for two)."""
     board = problem.board
-    armies: tuple[list[Square], list[Square]] = ([], [])
+    armies: list[list[Square]] = [[] for _ in range(g.colours)]
     for s in range(board.size):
         colours = {int(labels[line]) for line in g.through[s]}
         if len(colours) == 1:
-            armies[1 - colours.pop()].append(board.at(s))
+            armies[g.colours - 1 - colours.pop()].append(board.at(s))
     return lines.trimmed(Placement.from_squares(problem, armies))
 
 
 def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
-    """A labelling (by line) whose value is at least the smaller army of ``placement``:
-    each line takes the colour of the pieces on it (black on lines without any)."""
+    """A labelling (by line) whose value is at least the smallest army of ``placement``:
+    each line takes the colour of the pieces on it (colour 0 on lines without any)."""
     labels = np.zeros(g.lines, dtype=np.int32)
     board = placement.problem.board
-    for square in placement.armies[0]:
-        labels[g.through[board.index(square)]] = 1
+    for army, squares in enumerate(placement.armies):
+        for square in squares:
+            labels[g.through[board.index(square)]] = g.colours - 1 - army
     return labels
 
 
@@ -72,9 +79,11 @@ class LineSearchEngine(Engine):
         self.dask = dask
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
-        reason = super().refusal(problem, task) or lines.refusal(problem)
+        reason = super().refusal(problem, task) or lines.refusal(problem, most_armies=3)
         if reason:
             return reason
+        if len(problem.armies) == 3:
+            return _three_refusal(problem, task)
         if max(problem.board.rows, problem.board.cols) > MAX_SIDE:
             return f"lines searches boards up to {MAX_SIDE} on a side"
         if not problem.equal_armies:
@@ -87,7 +96,8 @@ class LineSearchEngine(Engine):
 
     def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
         equal = problem.equal_armies
-        g = geometry(problem.board, problem.armies[0].piece, self.symmetry, swap=equal)
+        piece, colours = problem.armies[0].piece, len(problem.armies)
+        g = geometry(problem.board, piece, self.symmetry, swap=equal, colours=colours)
         side = max(problem.board.rows, problem.board.cols)
         chunks = MIN_CHUNKS if client is None else dask_chunks(side)
         white = None if equal else problem.armies[0].minimum
@@ -191,8 +201,23 @@ def _count_refusal(problem: Problem, engine: LineSearchEngine) -> str | None:
     return None
 
 
+def _three_refusal(problem: Problem, task: Task) -> str | None:
+    """Why the line engine does not search these three armies: it takes three equal
+    ones, to solve or optimize, on boards up to :data:`MAX_SIDE_THREE`."""
+    if task is Task.COUNT or not problem.equal_armies:
+        return "lines takes three armies only equal, to solve or optimize"
+    if any(army.fixed for army in problem.armies):
+        return "lines searches three equal armies, not fixed ones"
+    if max(problem.board.rows, problem.board.cols) > MAX_SIDE_THREE:
+        return f"lines searches three armies on boards up to {MAX_SIDE_THREE} on a side"
+    return None
+
+
 def _first_guess(problem: Problem, control: Control) -> Placement | None:
-    """The best armies of a few annealing runs, to start the proof from."""
+    """The best armies of a few annealing runs, to start the proof from (none for
+    three armies: the annealer colours lines white or black)."""
+    if len(problem.armies) != 2:
+        return None
     from chessplace.engines.heuristic.engine import search
 
     return search(problem, control, runs=GUESS_RUNS)

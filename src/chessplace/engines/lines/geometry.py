@@ -14,6 +14,7 @@ positions (the ranks and files) are the ones the symmetry check compares.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 
@@ -38,6 +39,9 @@ class Geometry:
     ``swap[g]``), position ``p < symmetric`` of the image labelling carries the
     label of position ``source[g, p]``, complemented when ``swap[g]``.
     ``product`` is true when families 0 and 1 are the ranks and the files.
+    With ``colours`` labels (armies) a symmetry also permutes the colours:
+    ``recolour[g, c]`` is the image of colour ``c`` (for two colours, ``swap[g]``
+    says the same).
     """
 
     board: Board
@@ -51,6 +55,8 @@ class Geometry:
     source: np.ndarray
     swap: np.ndarray
     product: bool
+    colours: int
+    recolour: np.ndarray
 
     @property
     def lines(self) -> int:
@@ -67,10 +73,13 @@ def half_directions(piece: Piece) -> list[Direction]:
 
 
 @cache
-def geometry(board: Board, piece: Piece, symmetry: bool = True, swap: bool = True) -> Geometry:
+def geometry(
+    board: Board, piece: Piece, symmetry: bool = True, swap: bool = True, colours: int = 2
+) -> Geometry:
     """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetries, so
     every rank/file labelling is searched; ``swap`` off: the board's symmetries only,
-    not with the colours swapped, for armies of different sizes)."""
+    not with the colours permuted, for armies of different sizes; ``colours``: the
+    number of armies)."""
     directions = half_directions(piece)
     lines: list[Line] = []
     family_start = [0]
@@ -83,8 +92,8 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True, swap: bool = Tru
             for square in lines[index]:
                 through[square, f] = index
     product = directions[:2] == [(1, 0), (0, 1)]
-    order, symmetric = _order(lines, family_start, product)
-    source, swaps = _symmetries(board, lines, order, symmetric, symmetry, swap)
+    order, symmetric = _order(lines, family_start, product, interleave=colours == 2)
+    source, recolour = _symmetries(board, lines, order, symmetric, symmetry, swap, colours)
     lengths = np.array([len(line) for line in lines], dtype=np.int32)
     return Geometry(
         board=board,
@@ -96,18 +105,25 @@ def geometry(board: Board, piece: Piece, symmetry: bool = True, swap: bool = Tru
         order=np.array(order, dtype=np.int32),
         symmetric=symmetric,
         source=source,
-        swap=swaps,
+        swap=(recolour[:, 0] != 0).astype(np.int32),
         product=product,
+        colours=colours,
+        recolour=recolour,
     )
 
 
-def _order(lines: list[Line], family_start: list[int], product: bool) -> tuple[list[int], int]:
-    """The labelling order and how many of its first positions are ranks and files."""
+def _order(
+    lines: list[Line], family_start: list[int], product: bool, interleave: bool
+) -> tuple[list[int], int]:
+    """The labelling order and how many of its first positions are ranks and files
+    (interleaved, or every rank first)."""
     head: list[int] = []
     if product:
         ranks = _inward(list(range(family_start[0], family_start[1])))
         files = _inward(list(range(family_start[1], family_start[2])))
-        for i in range(max(len(ranks), len(files))):
+        if not interleave:
+            head = ranks + files
+        for i in range(max(len(ranks), len(files)) if interleave else 0):
             head += ranks[i : i + 1] + files[i : i + 1]
     labelled = set(head)
     rest = [index for index in range(len(lines)) if index not in labelled]
@@ -130,20 +146,24 @@ def _symmetries(
     order: list[int],
     symmetric: int,
     symmetry: bool,
-    colour_swap: bool,
+    recolour: bool,
+    colours: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``source`` and ``swap`` for every symmetry but the identity (see :class:`Geometry`).
+    """``source`` and ``recolour`` for every symmetry but the identity (see
+    :class:`Geometry`): each board symmetry with each permutation of the colours.
 
     Each board symmetry (translations too, on a torus) maps ranks and files onto
     ranks and files, so the image of the first ``symmetric`` positions is known
     from them alone: each is found by its squares.
     """
     if not symmetry or symmetric == 0:
-        return np.zeros((0, symmetric), dtype=np.int32), np.zeros(0, dtype=np.int32)
+        return np.zeros((0, symmetric), dtype=np.int32), np.zeros((0, colours), dtype=np.int32)
     position_of = {frozenset(lines[order[p]]): p for p in range(symmetric)}
     heads = [[board.at(s) for s in lines[order[p]]] for p in range(symmetric)]
+    identity = tuple(range(colours))
+    permutations = list(itertools.permutations(identity)) if recolour else [identity]
     sources: list[list[int]] = []
-    swaps: list[int] = []
+    images: list[tuple[int, ...]] = []
     for k, g in enumerate(board.symmetries()):
         source = [0] * symmetric
         for p, squares in enumerate(heads):
@@ -151,8 +171,11 @@ def _symmetries(
             if image not in position_of:
                 raise AssertionError("a board symmetry must map ranks and files to ranks and files")
             source[position_of[image]] = p
-        for swap in (0, 1) if colour_swap else (0,):
-            if k > 0 or swap:
+        for permutation in permutations:
+            if k > 0 or permutation != identity:
                 sources.append(source)
-                swaps.append(swap)
-    return np.array(sources, dtype=np.int32), np.array(swaps, dtype=np.int32)
+                images.append(permutation)
+    return (
+        np.array(sources, dtype=np.int32).reshape(-1, symmetric),
+        np.array(images, dtype=np.int32).reshape(-1, colours),
+    )

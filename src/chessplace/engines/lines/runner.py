@@ -69,7 +69,7 @@ class Outcome:
 
 
 class LineSearch:
-    """Search one geometry for labellings with min(white, black) >= a target, on
+    """Search one geometry for labellings whose smallest army reaches a target, on
     ``workers`` threads (default: every core) or on the Dask cluster of ``client``
     (a ``distributed.Client``)."""
 
@@ -131,14 +131,14 @@ class LineSearch:
                 book.close()
 
     def value(self, labels: np.ndarray) -> int:
-        """min(white, black) of a full labelling (labels by line); with a white target,
+        """The smallest army of a full labelling (labels by line); with a white target,
         black (-1 when white falls short)."""
         colours = np.asarray(labels)[self.geometry.through]
-        white = int((colours == 1).all(axis=1).sum())
-        black = int((colours == 0).all(axis=1).sum())
+        armies = [int((colours == c).all(axis=1).sum()) for c in range(self.geometry.colours)]
         if self.white_target is not None:
+            black, white = armies
             return black if white >= self.white_target else -1
-        return min(white, black)
+        return min(armies)
 
     def _depth(self) -> int:
         """The split depth of the checkpoint being resumed, else :meth:`split_depth`."""
@@ -151,7 +151,10 @@ class LineSearch:
     def _book(self, depth: int) -> Journal:
         g = self.geometry
         digest = hashlib.sha256()
-        for array in (g.members, g.start, g.family_start, g.order, g.source, g.swap):
+        arrays = [g.members, g.start, g.family_start, g.order, g.source, g.swap]
+        if g.colours != 2:  # two-colour checkpoints keep the digest they were written with
+            arrays.append(g.recolour)
+        for array in arrays:
             digest.update(np.ascontiguousarray(array, dtype=np.int32).tobytes())
         header = {
             "rows": g.board.rows,
@@ -161,6 +164,8 @@ class LineSearch:
         }
         if self.white_target is not None:
             header["white"] = self.white_target
+        if g.colours != 2:
+            header["armies"] = g.colours
         assert self.checkpoint is not None
         return search_journal(self.checkpoint, header, g.lines)
 
@@ -300,5 +305,5 @@ class LineSearch:
 
 
 def _text(labels: np.ndarray) -> str:
-    """Labels (0 or 1 each) as a string of digits."""
+    """Labels (one colour each) as a string of digits."""
     return (np.asarray(labels, dtype=np.uint8) + ord("0")).tobytes().decode()

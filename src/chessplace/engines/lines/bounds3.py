@@ -1,0 +1,89 @@
+"""Upper bounds on the smallest of three armies below a node of the line search.
+
+Each line carries one of three colours; a square is still possible in colour
+``c`` when no labelled line through it has another colour, and ``count[c, l]``
+counts those squares on line ``l``. As with two colours (:mod:`bounds`),
+labelling more lines only kills squares, so each bound holds for the subtree.
+
+- Family bound: for any two colours a and b, min(X_a, X_b) is at most the
+  two-colour fractional bound of :func:`bounds.family_bound` over one family
+  (a line of the third colour gives neither, so it never helps); and
+  X_0 + X_1 + X_2 is at most the sum over the family's lines of their largest
+  count, so the smallest is at most a third of it.
+- Product bound: squares of colour c lie in c-ranks × c-files, so with the
+  ranks and files partly labelled the smallest army is at most the largest
+  min_c R_c·F_c over the ways to colour the open ones; tabulated once per
+  board by index of the labelled counts (:func:`product_table`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from chessplace.engines.lines.bounds import family_bound
+
+COLOURS = 3
+
+
+@njit(nogil=True, cache=True)
+def family_bound3(first, last, label, count, target, ps, qs):  # type: ignore[no-untyped-def]
+    """The least of the pair bounds and the third-of-the-total bound on the smallest
+    of three armies from lines ``first .. last - 1`` of one family; returns early
+    once below ``target``."""
+    total = 0
+    for line in range(first, last):
+        total += max(count[0, line], count[1, line], count[2, line])
+    best = total // COLOURS
+    if best < target:
+        return best
+    for a in range(COLOURS - 1):
+        for b in range(a + 1, COLOURS):
+            best = min(best, family_bound(first, last, label, count[a], count[b], target, ps, qs))
+            if best < target:
+                return best
+    return best
+
+
+def simplex_index(total: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every count vector (a, b, c) with a + b + c <= ``total``, as rows of an array,
+    and ``index[a, b, c]`` its row (-1 past the total)."""
+    vectors = [
+        (a, b, c)
+        for a in range(total + 1)
+        for b in range(total + 1 - a)
+        for c in range(total + 1 - a - b)
+    ]
+    index = np.full((total + 1,) * COLOURS, -1, dtype=np.int32)
+    for row, vector in enumerate(vectors):
+        index[vector] = row
+    return np.array(vectors, dtype=np.int32), index
+
+
+def _closure(vectors: np.ndarray, index: np.ndarray, total: int) -> list[tuple[int, np.ndarray]]:
+    """The incomplete vectors (sum below ``total``), largest sum first, each with the
+    rows of the three vectors one more in one colour."""
+    sums = vectors.sum(axis=1)
+    steps = []
+    for row in np.argsort(-sums, kind="stable"):
+        if sums[row] < total:
+            up = [index[tuple(vectors[row] + np.eye(COLOURS, dtype=np.int32)[c])] for c in range(3)]
+            steps.append((int(row), np.array(up)))
+    return steps
+
+
+@cache
+def product_table(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(table, rank_index, file_index)``: ``table[rank_index[r], file_index[f]]`` is the
+    product bound with ``r[c]`` ranks and ``f[c]`` files labelled colour ``c``."""
+    rank_vectors, rank_index = simplex_index(rows)
+    file_vectors, file_index = simplex_index(cols)
+    table = np.min(rank_vectors[:, None, :] * file_vectors[None, :, :], axis=2)
+    complete_ranks = rank_vectors.sum(axis=1) == rows
+    for row, up in _closure(file_vectors, file_index, cols):  # every way to finish the files
+        table[complete_ranks, row] = table[np.ix_(complete_ranks, up)].max(axis=1)
+    for row, up in _closure(rank_vectors, rank_index, rows):  # then the ranks
+        table[row, :] = table[up, :].max(axis=0)
+    return table.astype(np.int16), rank_index, file_index
