@@ -57,6 +57,14 @@ def test_dask_local_proves_what_the_cores_prove(n: int) -> None:
     assert min(assert_valid(dask).army_sizes) == dask.objective
 
 
+def test_dask_local_proves_three_armies() -> None:
+    problem = puzzles.peaceable_queens(SQUARE(7), armies=3)
+    dask = optimize(problem, dask="local", workers=2)
+    assert dask.solver == "lines" and dask.status is Status.OPTIMAL
+    assert dask.objective == known("A328283", 7)
+    assert assert_valid(dask).army_sizes == (dask.objective,) * 3
+
+
 def test_a_checkpoint_of_the_cores_resumes_on_dask_at_its_own_depth(tmp_path: Path) -> None:
     g = geometry(SQUARE(8), QUEEN)
     path = tmp_path / "a8.jsonl"
