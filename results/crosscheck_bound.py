@@ -112,6 +112,66 @@ def _print_model(formula: LineFormula, problem: Problem, word: str, model: list[
 
 
 def main() -> int:
+    args = _arguments()
+    problem = beyond(args.n, args.torus, args.optimum, args.white)
+    started = time.perf_counter()
+    try:
+        formula, cubes, cut = _cubes(args, problem)
+    except ValueError as error:
+        print(f"crosscheck_bound: {error}", file=sys.stderr)
+        return 2
+    clauses = formula.clauses
+    header = _header(args, clauses, len(cubes), cut)
+    keys = {_key(cube) for cube in cubes}
+    valid = keys.__contains__ if cut is None else _word_check(cut.deepest)
+    try:
+        coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
+        journal = Journal(args.journal, header, refuted_schema(valid))
+    except ValueError as error:  # another run's journal, a foreign file, or in use
+        print(f"crosscheck_bound: {error}", file=sys.stderr)
+        return 2
+    prefix = len(next(iter(coarse), ""))  # the coarser run's cube lines
+    covered = {
+        _key(cube): coarse[_key(cube)[:prefix]] for cube in cubes if _key(cube)[:prefix] in coarse
+    }
+    done = {**covered, **{k: v for k, v in journal.done.items() if not k.endswith(OVER)}}
+    what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
+    if args.white is None:
+        claim, past = f"{args.optimum} each", f"{args.optimum + 1} each"
+    else:
+        claim = f"{args.white} white, {args.optimum} black"
+        past = f"{args.white} white with {args.optimum + 1} black"
+    print(
+        f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
+        f"{len(cubes):,} cubes, {sum(_key(c) in done for c in cubes):,} refuted before"
+        + (f" ({len(covered):,} by {args.refine})" if args.refine else ""),
+        flush=True,
+    )
+    refuting = _Refuting(args, formula, problem, cut, journal, done)
+    try:
+        found = refuting.run([_key(cube) for cube in cubes], cubes)
+    except KeyboardInterrupt:
+        share = f"{len(done):,}/{len(cubes):,}" if cut is None else f"{len(done):,}"
+        print(f"stopped: {share} cubes refuted, kept in {args.journal}")
+        return 3
+    finally:
+        journal.close()
+    if found:
+        return 1
+    if not covers(refuting.used):
+        print("rejected: the refuted cubes do not cover every colouring of the cut lines")
+        return 1
+    slowest = max((done[word].seconds for word in refuting.used), default=0.0)
+    spent = sum(r.seconds for r in {**coarse, **journal.done}.values())
+    print(
+        f"confirmed: {what}, no {past}: "
+        f"{len(refuting.used):,} cubes unsatisfiable, slowest {slowest:.1f} s, {spent:.0f} CPU-s "
+        f"in the cubes ({time.perf_counter() - started:.0f} s this run)"
+    )
+    return 0
+
+
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, required=True, help="board side")
     parser.add_argument("--torus", action="store_true", help="the n×n torus")
@@ -134,34 +194,38 @@ def main() -> int:
         action="store_true",
         help="with --tree-depth: split the cubes not yet refuted at once, untried",
     )
-    args = parser.parse_args()
-    problem = beyond(args.n, args.torus, args.optimum, args.white)
-    started = time.perf_counter()
-    cut: TreeCut | None = None
-    try:
-        if args.tree_depth is None:
-            if args.split_conflicts is not None or args.split_pending:
-                raise ValueError("cubes split along the tree: give --tree-depth")
-            formula = LineFormula(problem, DEFAULT_ENCODING)
-            first = 1 if problem.swappable_armies else 0
-            lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
-            split = [formula.named(("white line", i)) for i in lines]
-            cubes = [
-                tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
-                for signs in itertools.product((True, False), repeat=len(split))
-            ]
-        else:
-            if args.refine is not None:
-                raise ValueError("--refine splits cubes by line colours, not along the tree")
-            if args.split_conflicts is not None and args.split_conflicts < 1:
-                raise ValueError("--split-conflicts is a positive number of conflicts")
-            cut = TreeCut(problem, args.optimum + 1, args.tree_depth)
-            formula = cut.formula
-            cubes = [cut.cube(word) for word in cut.leaves(args.tree_depth)]
-    except ValueError as error:
-        print(f"crosscheck_bound: {error}", file=sys.stderr)
-        return 2
-    clauses = formula.clauses
+    return parser.parse_args()
+
+
+def _cubes(
+    args: argparse.Namespace, problem: Problem
+) -> tuple[LineFormula, list[tuple[int, ...]], TreeCut | None]:
+    """The formula, its first cubes and the tree cut they come from (``None`` for the
+    sign patterns of the first line colours); ``ValueError`` for options that clash."""
+    if args.tree_depth is None:
+        if args.split_conflicts is not None or args.split_pending:
+            raise ValueError("cubes split along the tree: give --tree-depth")
+        formula = LineFormula(problem, DEFAULT_ENCODING)
+        first = 1 if problem.swappable_armies else 0
+        lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
+        split = [formula.named(("white line", i)) for i in lines]
+        cubes = [
+            tuple(v if sign else -v for v, sign in zip(split, signs, strict=True))
+            for signs in itertools.product((True, False), repeat=len(split))
+        ]
+        return formula, cubes, None
+    if args.refine is not None:
+        raise ValueError("--refine splits cubes by line colours, not along the tree")
+    if args.split_conflicts is not None and args.split_conflicts < 1:
+        raise ValueError("--split-conflicts is a positive number of conflicts")
+    cut = TreeCut(problem, args.optimum + 1, args.tree_depth)
+    return cut.formula, [cut.cube(word) for word in cut.leaves(args.tree_depth)], cut
+
+
+def _header(
+    args: argparse.Namespace, clauses: list[list[int]], cubes: int, cut: TreeCut | None
+) -> dict[str, object]:
+    """The journal's header: the claim, and the formula pinned by a hash of its clauses."""
     digest = hashlib.sha256()
     for clause in clauses:
         digest.update(" ".join(map(str, clause)).encode() + b"\n")
@@ -170,101 +234,86 @@ def main() -> int:
         "torus": args.torus,
         "white": args.white,
         "beyond": args.optimum + 1,
-        "cubes": len(cubes),
+        "cubes": cubes,
         "formula": digest.hexdigest(),
     }
     if cut is not None:
         header["tree depth"] = args.tree_depth
-    keys = {_key(cube) for cube in cubes}
-    valid = keys.__contains__ if cut is None else _word_check(cut.deepest)
-    try:
-        coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
-        journal = Journal(args.journal, header, refuted_schema(valid))
-    except ValueError as error:  # another run's journal, a foreign file, or in use
-        print(f"crosscheck_bound: {error}", file=sys.stderr)
-        return 2
-    prefix = len(next(iter(coarse), ""))  # the coarser run's cube lines
-    covered = {
-        _key(cube): coarse[_key(cube)[:prefix]] for cube in cubes if _key(cube)[:prefix] in coarse
-    }
-    over = {key[:-1] for key in journal.done if key.endswith(OVER)}  # split by an earlier run
-    done = {**covered, **{k: v for k, v in journal.done.items() if not k.endswith(OVER)}}
-    what = f"{'torus' if args.torus else 'board'} {args.n}×{args.n}"
-    if args.white is None:
-        claim, past = f"{args.optimum} each", f"{args.optimum + 1} each"
-    else:
-        claim = f"{args.white} white, {args.optimum} black"
-        past = f"{args.white} white with {args.optimum + 1} black"
-    print(
-        f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
-        f"{len(cubes):,} cubes, {sum(_key(c) in done for c in cubes):,} refuted before"
-        + (f" ({len(covered):,} by {args.refine})" if args.refine else ""),
-        flush=True,
-    )
-    line_cubes = {_key(cube): cube for cube in cubes}
-    words = list(line_cubes)
-    depth = args.tree_depth or 0
-    used: list[str] = []  # the refuted words that cover every colouring
-    whole: set[str] = set()  # words the tree cannot split further: no budget
-    try:
+    return header
+
+
+class _Refuting:
+    """Solves the cubes not refuted yet, level by level: along a tree, a cube over its
+    conflict budget (or pending, with ``--split-pending``) is split deeper; ``used``
+    collects the refuted words that cover every colouring."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        formula: LineFormula,
+        problem: Problem,
+        cut: TreeCut | None,
+        journal: Journal,
+        done: dict[str, Refuted],
+    ) -> None:
+        self.args, self.formula, self.problem, self.cut = args, formula, problem, cut
+        self.journal, self.done = journal, done
+        self.over = {key[:-1] for key in journal.done if key.endswith(OVER)}  # split before
+        self.whole: set[str] = set()  # words the tree cannot split further: no budget
+        self.used: list[str] = []
+
+    def run(self, words: list[str], cubes: list[tuple[int, ...]]) -> bool:
+        """Refute every word, or split it; True when a placement past the claim was found."""
+        line_cubes = dict(zip(words, cubes, strict=True))
+        cut, args = self.cut, self.args
+        depth = args.tree_depth or 0
         while words:
             pending: dict[int | None, list[tuple[int, ...]]] = {}
             split = []
             for word in words:
-                if word in done:
-                    used.append(word)
-                elif word not in whole and (
-                    word in over or (args.split_pending and depth == args.tree_depth)
+                if word in self.done:
+                    self.used.append(word)
+                elif word not in self.whole and (
+                    word in self.over or (args.split_pending and depth == args.tree_depth)
                 ):
                     split.append(word)  # split by an earlier run, or asked to be
                 else:
-                    deep = cut is None or word in whole or depth == cut.deepest
+                    deep = cut is None or word in self.whole or depth == cut.deepest
                     budget = None if deep else args.split_conflicts
-                    pending.setdefault(budget, []).append(
-                        cut.cube(word) if cut else line_cubes[word]
-                    )
+                    cube = cut.cube(word) if cut else line_cubes[word]
+                    pending.setdefault(budget, []).append(cube)
             for budget, batch in pending.items():
-                for result in solved(clauses, batch, args.workers, budget):
-                    word = _key(result.cube)
-                    if result.model is not None:
-                        _print_model(formula, problem, word, result.model)
-                        return 1
-                    if not result.decided:  # kept, so that a resumed run splits it at once
-                        with signals_held():
-                            journal.record(word + OVER, result.seconds)
-                        split.append(word)
-                        print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
-                        continue
-                    with signals_held():
-                        journal.record(word, result.seconds)
-                        done[word] = Refuted(result.seconds)
-                    used.append(word)
-                    if len(done) % 20 == 0 or result.seconds > 60:
-                        print(f"{len(done):,} cubes unsatisfiable", flush=True)
+                if self._solve(batch, budget, split):
+                    return True
             words = []
             for word in split:
                 assert cut is not None  # only a tree's cubes are split
                 children = cut.children(word, depth)
                 words += children or [word]
-                whole.update(() if children else (word,))
+                self.whole.update(() if children else (word,))
             depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth
-    except KeyboardInterrupt:
-        share = f"{len(done):,}/{len(cubes):,}" if cut is None else f"{len(done):,}"
-        print(f"stopped: {share} cubes refuted, kept in {args.journal}")
-        return 3
-    finally:
-        journal.close()
-    if not covers(used):
-        print("rejected: the refuted cubes do not cover every colouring of the cut lines")
-        return 1
-    slowest = max((done[word].seconds for word in used), default=0.0)
-    spent = sum(r.seconds for r in {**coarse, **journal.done}.values())
-    print(
-        f"confirmed: {what}, no {past}: "
-        f"{len(used):,} cubes unsatisfiable, slowest {slowest:.1f} s, {spent:.0f} CPU-s in the "
-        f"cubes ({time.perf_counter() - started:.0f} s this run)"
-    )
-    return 0
+        return False
+
+    def _solve(self, batch: list[tuple[int, ...]], budget: int | None, split: list[str]) -> bool:
+        """Solve one batch; words over the budget join ``split``. True on a model."""
+        for result in solved(self.formula.clauses, batch, self.args.workers, budget):
+            word = _key(result.cube)
+            if result.model is not None:
+                _print_model(self.formula, self.problem, word, result.model)
+                return True
+            if not result.decided:  # kept, so that a resumed run splits it at once
+                with signals_held():
+                    self.journal.record(word + OVER, result.seconds)
+                split.append(word)
+                print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
+                continue
+            with signals_held():
+                self.journal.record(word, result.seconds)
+                self.done[word] = Refuted(result.seconds)
+            self.used.append(word)
+            if len(self.done) % 20 == 0 or result.seconds > 60:
+                print(f"{len(self.done):,} cubes unsatisfiable", flush=True)
+        return False
 
 
 if __name__ == "__main__":
