@@ -16,7 +16,7 @@ from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzle
 from chessplace.control import Control
 from chessplace.engines.base import Task
 from chessplace.engines.lines.bounds3 import product_table
-from chessplace.engines.lines.engine import LineSearchEngine
+from chessplace.engines.lines.engine import LineSearchEngine, labels_of, placement_of
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.engines.registry import ENGINES, choose
@@ -53,6 +53,9 @@ SMALL = [
     three(Board(4, 4), "R"),
     three(Board(3, 4), "B"),
     three(Board(4, 4), "B"),
+    three(Board.square(4, torus=True)),
+    three(Board(3, 5, torus=True), "R"),
+    three(Board(3, 4), "NN"),
 ]
 
 
@@ -145,6 +148,13 @@ def test_the_quick_bound_holds(n: int) -> None:
     assert bound is not None and bound >= known("A328283", n)
 
 
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 7), (5, 3), (6, 6), (9, 4), (11, 13)])
+def test_the_quick_bound_is_the_product_table_at_the_root(rows: int, cols: int) -> None:
+    table, rank_index, file_index = product_table(rows, cols)
+    root = int(table[rank_index[0, 0, 0], file_index[0, 0, 0]])
+    assert lines.upper_bound(puzzles.peaceable_queens(Board(rows, cols), armies=3)) == root
+
+
 def test_refusals() -> None:
     engine = ENGINES["lines"]
     assert engine.refusal(puzzles.peaceable_queens(SQUARE(5), armies=3), Task.OPTIMIZE) is None
@@ -153,6 +163,17 @@ def test_refusals() -> None:
     assert engine.refusal(puzzles.peaceable_queens(SQUARE(5), armies=4), Task.OPTIMIZE)
     assert engine.refusal(puzzles.peaceable_queens(SQUARE(25), armies=3), Task.OPTIMIZE)
     assert choose(counting, Task.COUNT).engine.name != "lines"
+
+
+def test_labels_of_a_placement_keep_every_army() -> None:
+    """A known placement's labels (each line the colour of its pieces) are worth at least
+    its smallest army, as a checkpoint's first record must be."""
+    problem = puzzles.peaceable_queens(SQUARE(7), armies=3)
+    found = optimize(problem, solver="sat")
+    g = geometry(SQUARE(7), QUEEN, colours=3)
+    labels = labels_of(g, assert_valid(found))
+    assert LineSearch(g, 1).value(labels) >= known("A328283", 7)
+    assert min(placement_of(problem, g, labels).army_sizes) == known("A328283", 7)
 
 
 def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path: Path) -> None:

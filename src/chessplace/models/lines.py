@@ -34,9 +34,8 @@ def refusal(problem: Problem, most_armies: int = 2) -> str | None:
     """Why the line model does not describe ``problem`` (two armies, or two up to
     ``most_armies``); ``None`` when it does."""
     if not 2 <= len(problem.armies) <= most_armies:
-        return "the line model is for two armies" + (
-            f" (or up to {most_armies})" if most_armies > 2 else ""
-        )
+        allowed = "two" if most_armies == 2 else f"two to {most_armies}"
+        return f"the line model is for {allowed} armies"
     if problem.independent or problem.dominating or problem.sense is Sense.MINIMIZE:
         return "the line model is for peaceable armies (most pieces, no cross attacks)"
     first = problem.armies[0]
@@ -124,19 +123,30 @@ class LineModel:
 
 def upper_bound(problem: Problem) -> int | None:
     """A quick proven bound on two or three equal armies: each army lies in the ranks
-    and files of its colour, so with a white ranks and b white files
-    m <= min(ab, (r-a)(c-b)) for two (and alike for three)."""
+    and files of its colour, so with a_c ranks and b_c files of colour c,
+    m <= min_c a_c·b_c (for two: m <= min(ab, (r-a)(c-b)))."""
     if refusal(problem, most_armies=3) is not None or not problem.equal_armies:
         return None
     rows, cols = problem.board.rows, problem.board.cols
     k = len(problem.armies)
     if not problem.armies[0].piece.has_rook_moves:
         return problem.board.size // k
-    return max(
-        min(a * b for a, b in zip(ranks, files, strict=True))
-        for ranks in _splits(rows, k)
-        for files in _splits(cols, k)
-    )
+    return max(_most_with(ranks, cols) for ranks in _splits(rows, k))
+
+
+def _most_with(ranks: tuple[int, ...], cols: int) -> int:
+    """The largest m with some split of ``cols`` files giving every colour c at least
+    m squares in ``ranks[c]`` × its files: colour c needs ceil(m / ranks[c]) files."""
+    if min(ranks) == 0:
+        return 0
+    low, high = 0, max(ranks) * cols  # low fits; search the largest that does
+    while low < high:
+        m = (low + high + 1) // 2
+        if sum(-(-m // a) for a in ranks) <= cols:
+            low = m
+        else:
+            high = m - 1
+    return low
 
 
 def _splits(total: int, parts: int) -> list[tuple[int, ...]]:

@@ -66,10 +66,11 @@ def _closure(vectors: np.ndarray, index: np.ndarray, total: int) -> list[tuple[i
     """The incomplete vectors (sum below ``total``), largest sum first, each with the
     rows of the three vectors one more in one colour."""
     sums = vectors.sum(axis=1)
+    units = np.eye(COLOURS, dtype=np.int32)
     steps = []
     for row in np.argsort(-sums, kind="stable"):
         if sums[row] < total:
-            up = [index[tuple(vectors[row] + np.eye(COLOURS, dtype=np.int32)[c])] for c in range(3)]
+            up = [index[tuple(vectors[row] + unit)] for unit in units]
             steps.append((int(row), np.array(up)))
     return steps
 
@@ -80,7 +81,9 @@ def product_table(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     product bound with ``r[c]`` ranks and ``f[c]`` files labelled colour ``c``."""
     rank_vectors, rank_index = simplex_index(rows)
     file_vectors, file_index = simplex_index(cols)
-    table = np.min(rank_vectors[:, None, :] * file_vectors[None, :, :], axis=2)
+    table = np.outer(rank_vectors[:, 0], file_vectors[:, 0])
+    for c in range(1, COLOURS):  # one colour at a time: no rows × files × colours array
+        np.minimum(table, np.outer(rank_vectors[:, c], file_vectors[:, c]), out=table)
     complete_ranks = rank_vectors.sum(axis=1) == rows
     for row, up in _closure(file_vectors, file_index, cols):  # every way to finish the files
         table[complete_ranks, row] = table[np.ix_(complete_ranks, up)].max(axis=1)

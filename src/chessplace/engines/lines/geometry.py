@@ -8,7 +8,8 @@ like any other.
 
 The search labels lines in ``order``: ranks and files interleaved first,
 from the edges inward (r0, f0, r(n-1), f(n-1), r1, f1, …) when the piece
-rides both, then every other line, longest first. Its first ``symmetric``
+rides both (for three colours every rank, then every file, each from the edges
+inward), then every other line, longest first. Its first ``symmetric``
 positions (the ranks and files) are the ones the symmetry check compares.
 """
 
@@ -105,6 +106,7 @@ def geometry(
         order=np.array(order, dtype=np.int32),
         symmetric=symmetric,
         source=source,
+        # the colour swap of two colours; hashed into checkpoints for three colours too
         swap=(recolour[:, 0] != 0).astype(np.int32),
         product=product,
         colours=colours,
@@ -121,10 +123,11 @@ def _order(
     if product:
         ranks = _inward(list(range(family_start[0], family_start[1])))
         files = _inward(list(range(family_start[1], family_start[2])))
-        if not interleave:
+        if interleave:
+            for i in range(max(len(ranks), len(files))):
+                head += ranks[i : i + 1] + files[i : i + 1]
+        else:
             head = ranks + files
-        for i in range(max(len(ranks), len(files)) if interleave else 0):
-            head += ranks[i : i + 1] + files[i : i + 1]
     labelled = set(head)
     rest = [index for index in range(len(lines)) if index not in labelled]
     families = np.searchsorted(family_start, rest, side="right") - 1
@@ -146,7 +149,7 @@ def _symmetries(
     order: list[int],
     symmetric: int,
     symmetry: bool,
-    recolour: bool,
+    permute_colours: bool,
     colours: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``source`` and ``recolour`` for every symmetry but the identity (see
@@ -161,7 +164,7 @@ def _symmetries(
     position_of = {frozenset(lines[order[p]]): p for p in range(symmetric)}
     heads = [[board.at(s) for s in lines[order[p]]] for p in range(symmetric)]
     identity = tuple(range(colours))
-    permutations = list(itertools.permutations(identity)) if recolour else [identity]
+    permutations = list(itertools.permutations(identity)) if permute_colours else [identity]
     sources: list[list[int]] = []
     images: list[tuple[int, ...]] = []
     for k, g in enumerate(board.symmetries()):

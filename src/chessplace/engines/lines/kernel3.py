@@ -8,9 +8,15 @@ with a permutation of the colours, ``recolour``) maps its rank/file labels
 below themselves; the argument of :mod:`kernel` for why no answer is lost
 holds word for word, the colour permutations keeping the smallest army.
 
-Dominance, after the ranks and files only: a colour with no possible square
-on a line is not tried there when another colour has one (it would only kill
-the other colours' squares, a superset of what any of them kills).
+Dominance, after the ranks and files only: a colour c with no possible square
+on a line is not tried there when another colour c' has one. Giving the line
+c kills the squares of both other colours on it and gains none; giving it c'
+kills only the third colour's (c has none there) and keeps c''s, so it is
+never worse.
+
+The loop repeats :func:`kernel.search` line for line with three counts per line
+in place of two: Numba compiles each specialised, and sharing the loop would
+cost the two-colour search its speed.
 
 It speaks the same protocol as :func:`kernel.search` (prefix, split rows,
 shared stop flag and target, witness) and returns the same tuple, so the

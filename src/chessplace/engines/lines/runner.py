@@ -150,17 +150,11 @@ class LineSearch:
 
     def _book(self, depth: int) -> Journal:
         g = self.geometry
-        digest = hashlib.sha256()
-        arrays = [g.members, g.start, g.family_start, g.order, g.source, g.swap]
-        if g.colours != 2:  # two-colour checkpoints keep the digest they were written with
-            arrays.append(g.recolour)
-        for array in arrays:
-            digest.update(np.ascontiguousarray(array, dtype=np.int32).tobytes())
         header = {
             "rows": g.board.rows,
             "cols": g.board.cols,
             "depth": depth,
-            "geometry": digest.hexdigest(),
+            "geometry": geometry_digest(g),
         }
         if self.white_target is not None:
             header["white"] = self.white_target
@@ -302,6 +296,18 @@ class LineSearch:
         with ThreadPoolExecutor(workers) as pool:
             for future in [pool.submit(work) for _ in range(workers)]:
                 future.result()
+
+
+def geometry_digest(g: Geometry) -> str:
+    """The SHA-256 a checkpoint's header pins its search by: the lines, the order and
+    the symmetries (two-colour checkpoints keep the digest they were written with)."""
+    digest = hashlib.sha256()
+    arrays = [g.members, g.start, g.family_start, g.order, g.source, g.swap]
+    if g.colours != 2:
+        arrays.append(g.recolour)
+    for array in arrays:
+        digest.update(np.ascontiguousarray(array, dtype=np.int32).tobytes())
+    return digest.hexdigest()
 
 
 def _text(labels: np.ndarray) -> str:
