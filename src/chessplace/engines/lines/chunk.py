@@ -23,75 +23,34 @@ def call(
     maximize: bool,
     shared: np.ndarray,
 ) -> tuple[int, int, int, int, int, np.ndarray]:
-    """One compiled search below ``prefix`` (see :func:`kernel.search`), for the target
-    ``shared[1]``: (status, best, nodes, prefixes written, final target, witness)."""
+    """One compiled search below ``prefix`` (see :func:`kernel.search`, or
+    :func:`kernel3.search` for three armies), for the target ``shared[1]``:
+    (status, best, nodes, prefixes written, final target, witness)."""
+    witness = np.zeros(g.lines, dtype=np.int32)
+    lines = (g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric)
+    below = (prefix, split, out, int(shared[1]), maximize, shared, witness)
     if g.colours == bounds3.COLOURS:
-        return _call3(g, prefix, split, out, maximize, shared)
+        symmetries = (g.source, g.recolour, g.product, *_three_tables(g))
+        answer = kernel3.search(*lines, *symmetries, *below)
+    else:
+        answer = kernel.search(*lines, g.source, g.swap, g.product, _table(g, shared), *below)
+    status, best, nodes, written, target = answer
+    return int(status), int(best), int(nodes), int(written), int(target), witness
+
+
+def _table(g: Geometry, shared: np.ndarray) -> np.ndarray:
+    """The two-colour product table: on min(white, black), or on black beside the
+    white target ``shared[2]`` when there is one."""
     if not g.product:
-        table = np.zeros((1, 1, 1, 1), dtype=np.int32)
-    elif shared.shape[0] > 2:
-        table = pair_table(g.board.rows, g.board.cols, int(shared[2]))
-    else:
-        table = product_table(g.board.rows, g.board.cols)
-    witness = np.zeros(g.lines, dtype=np.int32)
-    status, best, nodes, written, target = kernel.search(
-        g.start,
-        g.length,
-        g.members,
-        g.through,
-        g.family_start,
-        g.order,
-        g.symmetric,
-        g.source,
-        g.swap,
-        g.product,
-        table,
-        prefix,
-        split,
-        out,
-        int(shared[1]),
-        maximize,
-        shared,
-        witness,
-    )
-    return int(status), int(best), int(nodes), int(written), int(target), witness
+        return np.zeros((1, 1, 1, 1), dtype=np.int32)
+    if shared.shape[0] > 2:
+        return pair_table(g.board.rows, g.board.cols, int(shared[2]))
+    return product_table(g.board.rows, g.board.cols)
 
 
-def _call3(
-    g: Geometry,
-    prefix: np.ndarray,
-    split: int,
-    out: np.ndarray,
-    maximize: bool,
-    shared: np.ndarray,
-) -> tuple[int, int, int, int, int, np.ndarray]:
-    """:func:`call` for three armies (:func:`kernel3.search`)."""
-    if g.product:
-        table, rank_index, file_index = bounds3.product_table(g.board.rows, g.board.cols)
-    else:
-        table = np.zeros((1, 1), dtype=np.int16)
-        rank_index = file_index = np.zeros((1, 1, 1), dtype=np.int32)
-    witness = np.zeros(g.lines, dtype=np.int32)
-    status, best, nodes, written, target = kernel3.search(
-        g.start,
-        g.length,
-        g.members,
-        g.through,
-        g.family_start,
-        g.order,
-        g.symmetric,
-        g.source,
-        g.recolour,
-        g.product,
-        table,
-        rank_index,
-        file_index,
-        prefix,
-        split,
-        out,
-        int(shared[1]),
-        maximize,
-        shared,
-        witness,
-    )
-    return int(status), int(best), int(nodes), int(written), int(target), witness
+def _three_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three-colour product table and its rank and file indices."""
+    if not g.product:
+        none = np.zeros((1, 1, 1), dtype=np.int32)
+        return np.zeros((1, 1), dtype=np.int16), none, none
+    return bounds3.product_table(g.board.rows, g.board.cols)
