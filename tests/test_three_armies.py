@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
@@ -25,7 +24,7 @@ from chessplace.models import lines
 from chessplace.pieces import QUEEN, ROOK
 from chessplace.reference import known
 from tests.conftest import assert_valid
-from tests.test_linesearch import _rank_file_image, _stopping_after
+from tests.test_linesearch import _rank_file_image, _rank_files, _stopping_after
 
 SQUARE = Board.square
 
@@ -89,10 +88,6 @@ def _orbit(board: Board, ranks: tuple[int, ...], files: tuple[int, ...]) -> froz
         for p in itertools.permutations(range(3)):
             images.add((tuple(p[c] for c in r), tuple(p[c] for c in f)))
     return frozenset(images)
-
-
-def _rank_files(prefixes: np.ndarray, rows: int, cols: int) -> set[tuple[tuple[int, ...], ...]]:
-    return {(tuple(map(int, p[:rows])), tuple(map(int, p[rows : rows + cols]))) for p in prefixes}
 
 
 @pytest.mark.parametrize(
