@@ -13,6 +13,8 @@ import pytest
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
 from chessplace.control import Control, Progress
 from chessplace.engines.base import Task
+from chessplace.engines.lines import kernel
+from chessplace.engines.lines.chunk import _table
 from chessplace.engines.lines.engine import LineSearchEngine
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
@@ -55,6 +57,35 @@ def test_agrees_with_sat_and_exhaustive(problem: Problem) -> None:
     assert by_lines.status is Status.OPTIMAL
     assert by_lines.objective == oracle.objective == optimize(problem, solver="sat").objective
     assert min(assert_valid(by_lines).army_sizes) == by_lines.objective
+
+
+@pytest.mark.parametrize(
+    ("board", "piece", "white"),
+    [
+        (SQUARE(7), QUEEN, None),
+        (Board(5, 8), QUEEN, None),
+        (Board.square(7, torus=True), QUEEN, None),
+        (SQUARE(8), QUEEN, 9),
+        (SQUARE(6), piece_from_text("B"), None),
+    ],
+)
+def test_a_witness_is_a_whole_labelling_worth_its_value(
+    board: Board, piece: object, white: int | None
+) -> None:
+    """The search stops at a node whose open lines each have one useful colour; the
+    witness must still label every line, and be worth what the search reported."""
+    g = geometry(board, piece, swap=white is None)
+    search = LineSearch(g, 1, white_target=white)
+    shared = search.shared(0)
+    witness = np.zeros(g.lines, dtype=np.int32)
+    status, best, *_ = kernel.search(
+        g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric,
+        g.source, g.swap, g.product, _table(g, shared), np.zeros(0, dtype=np.int8), -1,
+        np.zeros((1, g.lines), dtype=np.int8), 0, True, shared, witness,
+    )  # fmt: skip
+    assert status == kernel.EXHAUSTED
+    assert set(witness.tolist()) <= {0, 1}
+    assert search.value(witness) == best > 0
 
 
 @pytest.mark.parametrize("n", range(3, 9))

@@ -11,6 +11,8 @@ from the edges inward (r0, f0, r(n-1), f(n-1), r1, f1, …) when the piece
 rides both (for three colours every rank, then every file, each from the edges
 inward), then every other line, longest first. Its first ``symmetric``
 positions (the ranks and files) are the ones the symmetry check compares.
+The two-colour search follows the rest of the order only down to the depth it
+was split at; below that it picks its lines itself (:mod:`kernel`).
 """
 
 from __future__ import annotations

@@ -19,6 +19,13 @@ g(L) or a labelling at least as good is reached.
 Dominance, after the ranks and files only: a line with no possible-white
 square is labelled black (white would only kill black squares), one with no
 possible-black square white; this keeps a best labelling of each subtree.
+Such a line changes no count, so once the ranks and files (and the lines a
+chunk's prefix or a split fixes) are labelled, the search picks its next line
+itself among the others: the first family with one, and there the line with
+the most squares of one colour (labelling it the other colour kills the most,
+so bounds fail soonest). A node where no such line is left is a leaf: every
+open line takes its one useful colour. The order below that point is the
+search's own business: a chunk is exhausted whatever the order.
 """
 
 from __future__ import annotations
@@ -86,6 +93,27 @@ def _smallest(depth, labels, source, swap):  # type: ignore[no-untyped-def]
             if image > labels[p]:
                 break
     return True
+
+
+@njit(nogil=True, cache=True)
+def _pick(first_family, label, white, black, family_start):  # type: ignore[no-untyped-def]
+    """The next line to branch on (-1: none): in the first family from
+    ``first_family`` with an open line that can still take either colour, the one
+    with the most squares of one colour (then of the other)."""
+    for f in range(first_family, family_start.shape[0] - 1):
+        pick = -1
+        best = -1
+        for line in range(family_start[f], family_start[f + 1]):
+            p = white[line]
+            q = black[line]
+            if label[line] < 0 and p > 0 and q > 0:
+                score = (max(p, q) << 16) + min(p, q)
+                if score > best:
+                    best = score
+                    pick = line
+        if pick >= 0:
+            return pick
+    return -1
 
 
 @njit(nogil=True, cache=True)
@@ -181,6 +209,10 @@ def search(  # type: ignore[no-untyped-def]
     for p in range(min(base, symmetric)):
         labels[p] = label[order[p]]
 
+    chosen = np.zeros(lines + 1, dtype=np.int32)  # the line labelled at each depth
+    free = max(symmetric, base, split)  # from this depth on the search picks its lines
+    after = 2 if product else 0  # the families it picks from start here
+
     white_target = shared[2] if shared.shape[0] > 2 else -1
     best = -1
     nodes = 0
@@ -219,7 +251,14 @@ def search(  # type: ignore[no-untyped-def]
                 if written == out.shape[0]:
                     return FULL, best, nodes, written, target
                 alive = False
-            if alive and depth == lines:
+            line = -1
+            if alive and depth < lines:
+                if depth < free:
+                    line = order[depth]
+                else:  # no family before the parent's pick has a line left to pick
+                    floor = family_of[chosen[depth - 1]] if depth > free else after
+                    line = _pick(floor, label, white, black, family_start)
+            if alive and line < 0:  # every line labelled, or every open one has one use
                 value = 0
                 dark = 0
                 for line in range(family_start[0], family_start[1]):
@@ -227,13 +266,15 @@ def search(  # type: ignore[no-untyped-def]
                     dark += black[line]
                 value = min(value, dark) if white_target < 0 else dark
                 best = max(best, value)
-                witness[:] = label
+                for open_line in range(lines):
+                    useful = 0 if white[open_line] == 0 else 1
+                    witness[open_line] = label[open_line] if label[open_line] >= 0 else useful
                 if not maximize:
                     return FOUND, best, nodes, written, target
                 target = value + 1
                 alive = False
             if alive:
-                line = order[depth]
+                chosen[depth] = line
                 if depth >= symmetric and white[line] == 0:
                     choices[depth, 0] = 0
                     available[depth] = 1
@@ -254,7 +295,7 @@ def search(  # type: ignore[no-untyped-def]
             if depth == base:
                 return EXHAUSTED, best, nodes, written, target
             depth -= 1
-            line = order[depth]
+            line = chosen[depth]
             colour = label[line]
             _unlabel(
                 line, colour, start, length, members, through, white_dead, black_dead, white, black
