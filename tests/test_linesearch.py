@@ -14,7 +14,7 @@ from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzle
 from chessplace.control import Control, Progress
 from chessplace.engines.base import Task
 from chessplace.engines.lines import kernel
-from chessplace.engines.lines.chunk import _table
+from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.engine import LineSearchEngine
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
@@ -77,15 +77,13 @@ def test_a_witness_is_a_whole_labelling_worth_its_value(
     g = geometry(board, piece, swap=white is None)
     search = LineSearch(g, 1, white_target=white)
     shared = search.shared(0)
-    witness = np.zeros(g.lines, dtype=np.int32)
-    status, best, *_ = kernel.search(
-        g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric,
-        g.source, g.swap, g.product, _table(g, shared), np.zeros(0, dtype=np.int8), -1,
-        np.zeros((1, g.lines), dtype=np.int8), 0, True, shared, witness,
-    )  # fmt: skip
+    out = np.zeros((1, g.lines), dtype=np.int8)
+    status, best, _, _, _, witness = call(g, np.zeros(0, dtype=np.int8), -1, out, True, shared)
     assert status == kernel.EXHAUSTED
     assert set(witness.tolist()) <= {0, 1}
     assert search.value(witness) == best > 0
+    static = call(g, np.zeros(0, dtype=np.int8), -1, out, True, search.shared(0), g.lines)
+    assert static[:2] == (kernel.EXHAUSTED, best)  # the order of the geometry throughout
 
 
 @pytest.mark.parametrize("n", range(3, 9))

@@ -22,10 +22,12 @@ def call(
     out: np.ndarray,
     maximize: bool,
     shared: np.ndarray,
+    static: int = 0,
 ) -> tuple[int, int, int, int, int, np.ndarray]:
     """One compiled search below ``prefix`` (see :func:`kernel.search`, or
     :func:`kernel3.search` for three armies), for the target ``shared[1]``:
-    (status, best, nodes, prefixes written, final target, witness)."""
+    (status, best, nodes, prefixes written, final target, witness). Two colours
+    follow ``g.order`` at least down to depth ``static`` (``g.lines``: all the way)."""
     witness = np.zeros(g.lines, dtype=np.int32)
     lines = (g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric)
     below = (prefix, split, out, int(shared[1]), maximize, shared, witness)
@@ -33,7 +35,8 @@ def call(
         symmetries = (g.source, g.recolour, g.product, *_three_tables(g))
         answer = kernel3.search(*lines, *symmetries, *below)
     else:
-        answer = kernel.search(*lines, g.source, g.swap, g.product, _table(g, shared), *below)
+        table = _table(g, shared)
+        answer = kernel.search(*lines, static, g.source, g.swap, g.product, table, *below)
     status, best, nodes, written, target = answer
     return int(status), int(best), int(nodes), int(written), int(target), witness
 

@@ -148,6 +148,7 @@ def search(  # type: ignore[no-untyped-def]
     family_start,
     order,
     symmetric,
+    static,
     source,
     swap,
     product,
@@ -162,7 +163,9 @@ def search(  # type: ignore[no-untyped-def]
 ):
     """Search below ``prefix`` (labels by line, -1 for none; the ranks and files
     labelled are the first positions of ``order``) for a labelling with
-    min(white, black) >= ``target``.
+    min(white, black) >= ``target``. Lines are labelled in ``order`` down to depth
+    ``static`` (at least ``symmetric``, the prefix and ``split``), then picked by
+    the search (see the module's docstring).
 
     With ``maximize`` every such labelling found raises the target to its value
     + 1 and the search goes on; otherwise the first one ends it. Labellings
@@ -210,7 +213,7 @@ def search(  # type: ignore[no-untyped-def]
         labels[p] = label[order[p]]
 
     chosen = np.zeros(lines + 1, dtype=np.int32)  # the line labelled at each depth
-    free = max(symmetric, base, split)  # from this depth on the search picks its lines
+    free = max(symmetric, static, base, split)  # from this depth on the search picks lines
     after = 2 if product else 0  # the families it picks from start here
 
     white_target = shared[2] if shared.shape[0] > 2 else -1
