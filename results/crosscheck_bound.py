@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cube_solving import Refuted, covers, refuted_schema, signals_held, solved
+from cube_solving import Refuted, covers, refuted_schema, solved
 from tree_cut import SPLIT_STEP, TreeCut
 
 from chessplace import Board, puzzles, square_name
@@ -302,14 +302,12 @@ class _Refuting:
                 _print_model(self.formula, self.problem, word, result.model)
                 return True
             if not result.decided:  # kept, so that a resumed run splits it at once
-                with signals_held():
-                    self.journal.record(word + OVER, result.seconds)
+                self.journal.record(word + OVER, result.seconds)
                 split.append(word)
                 print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
                 continue
-            with signals_held():
-                self.journal.record(word, result.seconds)
-                self.done[word] = Refuted(result.seconds)
+            self.journal.record(word, result.seconds)
+            self.done[word] = Refuted(result.seconds)
             self.used.append(word)
             if len(self.done) % 20 == 0 or result.seconds > 60:
                 print(f"{len(self.done):,} cubes unsatisfiable", flush=True)

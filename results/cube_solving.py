@@ -7,7 +7,6 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
 
 from chessplace.journal import Schema
@@ -66,42 +65,41 @@ def solved(
     conflicts: int | None = None,
 ) -> Iterator[Solved]:
     """Each cube under ``clauses``, as the workers finish them (forked, one per worker),
-    each given up after ``conflicts`` conflicts when that is set. SIGTERM stops it as
-    Ctrl-C does (``KeyboardInterrupt``, held back inside :func:`signals_held`), and the
-    pool's workers end with it."""
+    each given up after ``conflicts`` conflicts when that is set. Ctrl-C and SIGTERM
+    stop it: the signal only marks the stop, and the next look for a result (at
+    once, or after the caller has dealt with the last one) raises
+    ``KeyboardInterrupt``; the pool's workers end with it. (Raised from the handler
+    itself, the exception could land inside the pool's lock and hang the run.)"""
     CLAUSES[:] = clauses
+    _STOP["asked"] = False
     before = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    stopping = False
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
-            yield from pool.imap_unordered(_solve, [(cube, conflicts) for cube in cubes])
-    finally:
+            results = pool.imap_unordered(_solve, [(cube, conflicts) for cube in cubes])
+            while not _STOP["asked"]:
+                try:
+                    yield results.next(timeout=POLL)
+                except multiprocessing.TimeoutError:
+                    continue
+                except StopIteration:
+                    return
+        stopping = True
+    finally:  # when stopping, more stops while the caller ends change nothing
         for sig, handler in before.items():
-            signal.signal(sig, handler)
-
-
-_HOLD = {"held": False, "pending": False}
-"""Whether a stop waits (:func:`signals_held`), and whether one came meanwhile."""
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    if _HOLD["held"]:
-        _HOLD["pending"] = True
-        return
+            signal.signal(sig, signal.SIG_IGN if stopping else handler)
     raise KeyboardInterrupt
 
 
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """A stop (Ctrl-C, SIGTERM) during the block waits until it ends, so that a cube
-    written to the journal is also counted in what the stop reports."""
-    _HOLD["held"], _HOLD["pending"] = True, False
-    try:
-        yield
-    finally:
-        _HOLD["held"] = False
-    if _HOLD["pending"]:
-        _HOLD["pending"] = False
-        raise KeyboardInterrupt
+POLL = 0.2
+"""Seconds between looks at the stop mark while the workers solve."""
+
+_STOP = {"asked": False}
+"""Whether Ctrl-C or SIGTERM came while :func:`solved` ran."""
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    _STOP["asked"] = True
 
 
 def covers(words: Sequence[str]) -> bool:
