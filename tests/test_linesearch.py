@@ -86,6 +86,38 @@ def test_a_witness_is_a_whole_labelling_worth_its_value(
     assert static[:2] == (kernel.EXHAUSTED, best)  # the order of the geometry throughout
 
 
+ORDERS = [
+    (Board(rows, cols, torus), piece_from_text(piece), white)
+    for rows, cols, torus in (
+        (3, 5, False),
+        (5, 5, False),
+        (4, 6, False),
+        (6, 6, True),
+        (5, 7, True),
+    )
+    for piece in ("Q", "B", "NN", "R")
+    for white in (None, 3)
+]
+
+
+@pytest.mark.parametrize(("board", "piece", "white"), ORDERS)
+def test_its_own_order_finds_what_the_fixed_order_finds(
+    board: Board, piece: object, white: int | None
+) -> None:
+    """Below the ranks and files the search picks its lines; following the geometry's
+    order all the way must give the same best value (and witnesses worth it)."""
+    g = geometry(board, piece, swap=white is None)
+    search = LineSearch(g, 1, white_target=white)
+    out = np.zeros((1, g.lines), dtype=np.int8)
+    answers = [
+        call(g, np.zeros(0, dtype=np.int8), -1, out, True, search.shared(0), static)
+        for static in (0, g.lines)
+    ]
+    (own, _, _, _, _, witness), (fixed, best, _, _, _, _) = answers
+    assert own == fixed == kernel.EXHAUSTED
+    assert answers[0][1] == best and (best < 0 or search.value(witness) == best)
+
+
 @pytest.mark.parametrize("n", range(3, 9))
 def test_checks_at_and_beyond_the_optimum(n: int) -> None:
     best = known("A250000", n)
