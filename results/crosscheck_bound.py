@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -315,4 +316,9 @@ class _Refuting:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops as Ctrl-C does
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # before the cubes (their stop has its own line)
+        print("stopped before solving the cubes", file=sys.stderr)
+        sys.exit(3)

@@ -39,6 +39,7 @@ import hashlib
 import itertools
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -219,4 +220,9 @@ def partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops as Ctrl-C does
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # before the cubes (their stop has its own line)
+        print("stopped before solving the cubes", file=sys.stderr)
+        sys.exit(3)

@@ -29,11 +29,12 @@ class Solved(NamedTuple):
 
 
 def _deaf() -> None:
-    """A worker leaves Ctrl-C to the parent, which ends the pool (PySAT would otherwise
-    turn the signal into its own error inside a solve); SIGTERM, which the pool's end
-    sends, keeps its default."""
+    """A worker leaves Ctrl-C to the parent (PySAT would otherwise turn the signal
+    into its own error inside a solve) and dies of SIGTERM, which the pool's end
+    sends. Both signals come blocked from the parent (see :func:`solved`), so one
+    sent while the worker started waits until its handlers are its own."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_SETMASK, {signal.SIGINT})
 
 
 _SOLVER: list[Solver] = []
@@ -65,30 +66,42 @@ def solved(
     conflicts: int | None = None,
 ) -> Iterator[Solved]:
     """Each cube under ``clauses``, as the workers finish them (forked, one per worker),
-    each given up after ``conflicts`` conflicts when that is set. Ctrl-C and SIGTERM
-    stop it: the signal only marks the stop, and the next look for a result (at
-    once, or after the caller has dealt with the last one) raises
-    ``KeyboardInterrupt``; the pool's workers end with it. (Raised from the handler
-    itself, the exception could land inside the pool's lock and hang the run.)"""
+    each given up after ``conflicts`` conflicts when that is set.
+
+    Ctrl-C and SIGTERM stop it: the signal only marks the stop, and ``solved``
+    raises ``KeyboardInterrupt`` at its next look for a result (every
+    :data:`POLL` seconds, or once the caller has dealt with the last one), or as it
+    ends, so a stop while the pool closes is not lost; the workers end with the
+    pool, and later stops are ignored while the caller ends. (Raised from the
+    handler itself, the exception could land inside the pool's lock and hang.)
+    """
     CLAUSES[:] = clauses
     _STOP["asked"] = False
-    before = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
-    stopping = False
+    signals = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, _interrupt) for sig in signals}
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_deaf) as pool:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, signals)  # the workers start deaf
+        try:
+            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_deaf)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        with pool:
             results = pool.imap_unordered(_solve, [(cube, conflicts) for cube in cubes])
             while not _STOP["asked"]:
                 try:
-                    yield results.next(timeout=POLL)
+                    result = results.next(timeout=POLL)
                 except multiprocessing.TimeoutError:
                     continue
                 except StopIteration:
-                    return
-        stopping = True
-    finally:  # when stopping, more stops while the caller ends change nothing
+                    break
+                yield result
+    finally:  # a stop after this reaches the handler the caller had
         for sig, handler in before.items():
-            signal.signal(sig, signal.SIG_IGN if stopping else handler)
-    raise KeyboardInterrupt
+            signal.signal(sig, handler)
+    if _STOP["asked"]:
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt
 
 
 POLL = 0.2

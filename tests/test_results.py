@@ -312,6 +312,46 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: 
     assert left == []
 
 
+STOPPED_WHILE = {
+    "workers start": """
+real = cube_solving._deaf
+def slow():  # a worker slow to start, as on a busy machine
+    time.sleep(0.5)
+    real()
+cube_solving._deaf = slow
+threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
+for _ in cube_solving.solved([[1, 2]], [(1,), (2,)] * 50, 2):
+    time.sleep(0.05)
+""",
+    "the pool closes": """
+real = multiprocessing.pool.Pool.__exit__
+def closing(pool, *exc):  # the stop comes as the pool ends, with more batches to go
+    os.kill(os.getpid(), signal.SIGTERM)
+    return real(pool, *exc)
+multiprocessing.pool.Pool.__exit__ = closing
+for level in range(3):
+    list(cube_solving.solved([[1, 2]], [(1,), (2,)], 2))
+""",
+}
+
+
+@pytest.mark.parametrize("moment", STOPPED_WHILE)
+def test_a_stop_is_neither_lost_nor_hung(moment: str) -> None:
+    """A SIGTERM while the workers start, or while a batch's pool closes, still stops
+    the cubes (both once went wrong: a worker with the parent's handler ignored the
+    pool's end, and a stop between batches was forgotten)."""
+    program = (
+        "import multiprocessing.pool, os, signal, sys, threading, time\n"
+        f"sys.path.insert(0, {str(RESULTS)!r})\n"
+        "import cube_solving\n"
+        "try:\n"
+        + "".join(f"    {line}\n" for line in STOPPED_WHILE[moment].strip().splitlines())
+        + "except KeyboardInterrupt:\n    sys.exit(3)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", program], timeout=60, check=False)
+    assert run.returncode == 3
+
+
 def test_the_published_certificate_cubes_partition_the_labellings() -> None:
     """The A308632(12) certificate's manifest (its proofs are not in the repository):
     its cubes are the line engine's tree for 22 black beside 21 white, cut at 12
