@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, count, piece_from_text, puzzles
 from chessplace.control import Control
+from chessplace.engines.lines import kernel
+from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import geometry
-from chessplace.engines.lines.optima import Classes, board_images, enumerate_optima
+from chessplace.engines.lines.optima import Classes, board_images, enumerate_optima, subsets
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.placement import Placement
 from chessplace.reference import known, terms
@@ -103,3 +106,27 @@ def test_small_armies_are_counted_by_sat_not_enumerated() -> None:
     assert any(
         reason.startswith("lines: lines counts near the optimum") for reason in result.passed_over
     )
+
+
+@pytest.mark.parametrize(
+    ("board", "m"),
+    [(SQUARE(6), 5), (SQUARE(6), 4), (SQUARE(7), 7), (Board(5, 7), 5), (SQUARE(6, True), 4)],
+)
+def test_the_search_s_own_order_keeps_every_class(board: Board, m: int) -> None:
+    """Leaves collected in the search's own order and in the geometry's fixed order
+    hold the same classes of m against m (the leaves themselves differ)."""
+    g = geometry(board, piece_from_text("Q"))
+    shared = LineSearch(g, 1).shared(m)
+    found = []
+    for static in (0, g.lines):
+        out = np.zeros((4096, g.lines), dtype=np.int8)
+        status, _, _, written, _, _ = call(
+            g, np.zeros(0, dtype=np.int8), g.lines, out, False, shared, static
+        )
+        assert status == kernel.EXHAUSTED
+        classes = Classes(board_images(board))
+        for labels in out[:written]:
+            for white, black in subsets(g, labels, m):
+                classes.add(white, black)
+        found.append(classes.keys)
+    assert found[0] == found[1] and found[0]

@@ -117,6 +117,14 @@ def _pick(first_family, label, white, black, family_start):  # type: ignore[no-u
 
 
 @njit(nogil=True, cache=True)
+def _fill(label, white, row):  # type: ignore[no-untyped-def]
+    """A leaf's labelling into ``row``: its labels, and each open line's one useful
+    colour (black where no square can be white, else white)."""
+    for line in range(label.shape[0]):
+        row[line] = label[line] if label[line] >= 0 else (0 if white[line] == 0 else 1)
+
+
+@njit(nogil=True, cache=True)
 def _bound(target, white_target, label, white, black, family_start, product, table, counts, ps, qs):  # type: ignore[no-untyped-def]
     """The least of the bounds at this node (stopping once it is below ``target``): on
     min(white, black), or with ``white_target`` >= 0 on black given that many white
@@ -170,7 +178,8 @@ def search(  # type: ignore[no-untyped-def]
     With ``maximize`` every such labelling found raises the target to its value
     + 1 and the search goes on; otherwise the first one ends it. Labellings
     found are copied (by line) into ``witness``. At depth ``split`` nodes are
-    not searched but written (labels by line) to the rows of ``out``.
+    not searched but written (labels by line) to the rows of ``out``; with
+    ``split`` = the number of lines, every leaf reaching the target is (filled).
     ``shared[0]`` non-zero asks for a stop; ``shared[1]`` is a target other
     threads reached, read now and then; ``shared[2]``, when there, is a number of
     white pieces to reach (unequal armies): the search then looks for at least that
@@ -213,7 +222,8 @@ def search(  # type: ignore[no-untyped-def]
         labels[p] = label[order[p]]
 
     chosen = np.zeros(lines + 1, dtype=np.int32)  # the line labelled at each depth
-    free = max(symmetric, static, base, split)  # from this depth on the search picks lines
+    collect = split == lines  # every leaf is written to ``out``, filled
+    free = max(symmetric, static, base, -1 if collect else split)  # then it picks lines
     after = 2 if product else 0  # the families it picks from start here
 
     white_target = shared[2] if shared.shape[0] > 2 else -1
@@ -248,7 +258,7 @@ def search(  # type: ignore[no-untyped-def]
                     qs,
                 )
                 alive = bound >= target
-            if alive and depth == split:
+            if alive and depth == split and not collect:
                 out[written, :] = label
                 written += 1
                 if written == out.shape[0]:
@@ -261,6 +271,12 @@ def search(  # type: ignore[no-untyped-def]
                 else:  # no family before the parent's pick has a line left to pick
                     floor = family_of[chosen[depth - 1]] if depth > free else after
                     line = _pick(floor, label, white, black, family_start)
+            if alive and line < 0 and collect:  # a leaf
+                _fill(label, white, out[written])
+                written += 1
+                if written == out.shape[0]:
+                    return FULL, best, nodes, written, target
+                alive = False
             if alive and line < 0:  # every line labelled, or every open one has one use
                 value = 0
                 dark = 0
@@ -269,9 +285,7 @@ def search(  # type: ignore[no-untyped-def]
                     dark += black[line]
                 value = min(value, dark) if white_target < 0 else dark
                 best = max(best, value)
-                for open_line in range(lines):
-                    useful = 0 if white[open_line] == 0 else 1
-                    witness[open_line] = label[open_line] if label[open_line] >= 0 else useful
+                _fill(label, white, witness)
                 if not maximize:
                     return FOUND, best, nodes, written, target
                 target = value + 1

@@ -19,7 +19,12 @@ needs not:
 - after the ranks and files, a line with no possible-white square is only
   labelled black (no possible-black: only white). The other label would
   only shrink the filled sets, so each leaf it skips is covered by a leaf
-  it keeps whose FW and FB contain the skipped leaf's.
+  it keeps whose FW and FB contain the skipped leaf's. In the search's own
+  order such lines are not labelled at all: a node where every open line is
+  one is a leaf, written with each of them in its one useful colour, and its
+  filled sets are the squares still possible in each colour. Any placement
+  (W, B) inside some labelling L follows L's colour at each line the search
+  branches on, so W and B stay possible down to a leaf.
 
 So the images, under the 16 symmetries (8 of the board × the colour swap),
 of the pairs of subsets of the leaves it keeps are every such placement,
