@@ -35,8 +35,6 @@ from chessplace.reference import known
 
 CHECKPOINTS = Path(__file__).resolve().parent.parent / "results" / "checkpoints"
 BEYOND = {
-    ("A250000", 17): 42,
-    ("A250000", 18): 47,
     ("A250000", 19): 52,  # the best armies known; the proof that 53 fail is under way
     ("A279405", 13): 16,
     ("A279405", 15): 20,
