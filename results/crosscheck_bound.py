@@ -40,13 +40,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import signal
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cube_solving import Refuted, covers, refuted_schema, solved
+from cube_solving import Refuted, covers, refuted_schema, run_script, solved
 from tree_cut import SPLIT_STEP, TreeCut
 
 from chessplace import Board, puzzles, square_name
@@ -316,9 +315,4 @@ class _Refuting:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops as Ctrl-C does
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:  # before the cubes (their stop has its own line)
-        print("stopped before solving the cubes", file=sys.stderr)
-        sys.exit(3)
+    run_script(main)

@@ -39,13 +39,12 @@ import hashlib
 import itertools
 import json
 import os
-import signal
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cube_solving import Refuted, covers, refuted_schema, solved
+from cube_solving import Refuted, covers, refuted_schema, run_script, solved
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
@@ -220,9 +219,4 @@ def partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops as Ctrl-C does
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:  # before the cubes (their stop has its own line)
-        print("stopped before solving the cubes", file=sys.stderr)
-        sys.exit(3)
+    run_script(main)
