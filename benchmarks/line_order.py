@@ -73,13 +73,10 @@ def chunks(
     """The prefixes to search: the root for small boards, else a sample of the chunks."""
     if max(g.board.rows, g.board.cols) <= ROOT_SIDE:
         return [np.zeros(0, dtype=np.int8)], "root"
-    depth = search.split_depth()
-    if journal is not None and journal.exists():
-        depth = recorded_depth(journal) or depth
-    rows = search.prefixes(depth, target)
-    keys = ["".join(map(str, row[g.order[:depth]])) for row in rows]
     done: set[str] = set()
-    if journal is not None and journal.exists():
+    recorded = journal is not None and journal.exists()
+    depth = (recorded_depth(journal) if recorded else None) or search.split_depth()
+    if recorded:
         header = {
             "rows": g.board.rows,
             "cols": g.board.cols,
@@ -89,6 +86,8 @@ def chunks(
         book = search_journal(journal, header, g.lines)
         done = set(book.done)
         book.close()
+    rows = search.prefixes(depth, target)
+    keys = ["".join(map(str, row[g.order[:depth]])) for row in rows]
     left = [row for row, key in zip(rows, keys, strict=True) if key not in done]
     pool = left or list(rows)
     picked = random.Random(19).sample(pool, min(sample, len(pool)))

@@ -276,8 +276,8 @@ def test_a_coarse_cross_check_is_refined_where_it_stopped(tmp_path: Path) -> Non
 @pytest.mark.parametrize("burst", [1, 12], ids=["one", "burst"])
 def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: int) -> None:
     """One line, exit 3, the refuted cubes kept, and no worker left behind; also when
-    stops come in a burst (SIGTERM and Ctrl-C by turns: once, an exception raised by
-    the handler inside the worker pool's lock hung the check)."""
+    stops come in a burst (SIGTERM and Ctrl-C by turns), whose last ones arrive while
+    the check ends (once they turned exit 3 into death by SIGINT)."""
     import signal
     import time
 

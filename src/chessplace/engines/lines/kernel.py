@@ -172,8 +172,8 @@ def search(  # type: ignore[no-untyped-def]
     """Search below ``prefix`` (labels by line, -1 for none; the ranks and files
     labelled are the first positions of ``order``) for a labelling with
     min(white, black) >= ``target``. Lines are labelled in ``order`` down to depth
-    ``static`` (at least ``symmetric``, the prefix and ``split``), then picked by
-    the search (see the module's docstring).
+    ``static``, and at least past the ranks and files, the prefix and a ``split``
+    short of every line; then the search picks them (see the module's docstring).
 
     With ``maximize`` every such labelling found raises the target to its value
     + 1 and the search goes on; otherwise the first one ends it. Labellings
