@@ -12,7 +12,9 @@ end the same way; the table gives nodes, seconds and the ratio.
     python benchmarks/line_order.py [--cases 13,14,t13,w12,17] [--sample 12]
 
 A case is n (n×n, refute A250000(n) + 1), tN (the N×N torus, refute
-A279405(N) + 1) or wN (N×N beside A250000(N) white, refute A308632(N) + 1).
+A279405(N) + 1), wN (N×N beside A250000(N) white, refute A308632(N) + 1) or
+aN (three armies on N×N, refute A328283(N) + 1; the fixed order is the only
+one there).
 """
 
 from __future__ import annotations
@@ -48,7 +50,10 @@ ROOT_SIDE = 14
 
 def case(text: str) -> tuple[str, Geometry, LineSearch, int, Path | None]:
     """(name, geometry, search, target to refute, checkpoint) of a case's text."""
-    kind, n = (text[0], int(text[1:])) if text[0] in "tw" else ("", int(text))
+    kind, n = (text[0], int(text[1:])) if text[0] in "twa" else ("", int(text))
+    if kind == "a":
+        g = geometry(Board.square(n), QUEEN, colours=3)
+        return f"{n}×{n}, 3 armies", g, LineSearch(g, 1), _value("A328283", n) + 1, None
     if kind == "t":
         value = _value("A279405", n)
         g = geometry(Board.square(n, torus=True), QUEEN)

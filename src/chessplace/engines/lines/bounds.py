@@ -11,6 +11,14 @@ only kills squares, so every bound below holds for the whole subtree.
   min(ΣW, ΣB) with each unlabelled line split fractionally is the
   fractional knapsack: lines sorted by white/black ratio, whites taken
   greedily until the two sums cross. It is exact for the relaxation.
+  By LP duality the same value is the least over weights α, β >= 0 of
+  (α·ΣW + β·ΣB) / (α + β) with each line giving max(α·white, β·black), the
+  least reached at the crossing line's ratio. So one pass at any weights
+  shows the bound below a target (that weighted sum is), or at least the
+  target (splitting the lines at the weights' ratio, the tied ones shared,
+  reaches it), or says on which side of that ratio the lines cross, and only
+  that side is sorted. The search keeps each family's last crossing ratio,
+  which decides most nodes without sorting (:func:`family_reaches`).
 - Product bound: white squares lie in white ranks × white files, black in
   black × black, so with ranks and files partly labelled
   min(W, B) <= max over splits of the open ones of min(ab, a'b'); tabulated
@@ -53,14 +61,14 @@ def _split_family(first, last, label, white, black, ps, qs):  # type: ignore[no-
 
 
 @njit(nogil=True, cache=True)
-def _by_ratio(ps, qs, k):  # type: ignore[no-untyped-def]
-    """Sort the first ``k`` open lines, best white/black ratio first (insertion sort:
-    a family has a few dozen lines)."""
-    for i in range(1, k):
+def _sort_side(ps, qs, first, k, sign):  # type: ignore[no-untyped-def]
+    """Sort ``ps[first : first + k]`` (with ``qs``) by white/black ratio, best first
+    when ``sign`` is 1, worst first when -1 (insertion sort: a side has a few dozen)."""
+    for i in range(first + 1, first + k):
         p = ps[i]
         q = qs[i]
         j = i - 1
-        while j >= 0 and ps[j] * q < p * qs[j]:
+        while j >= first and sign * (ps[j] * q - p * qs[j]) < 0:
             ps[j + 1] = ps[j]
             qs[j + 1] = qs[j]
             j -= 1
@@ -69,26 +77,85 @@ def _by_ratio(ps, qs, k):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
-def family_bound(first, last, label, white, black, target, ps, qs):  # type: ignore[no-untyped-def]
-    """The fractional bound on min(W, B) from the lines ``first .. last - 1`` of one
-    family; ``ps`` and ``qs`` are scratch. Returns early with a weaker value once
-    it is below ``target``."""
-    w, b, k, open_w, open_b = _split_family(first, last, label, white, black, ps, qs)
-    quick = min(w + open_w, b + open_b)
-    if quick < target or k == 0:
-        return quick
-    _by_ratio(ps, qs, k)
-    b += open_b
-    if w >= b:
-        return b
-    for i in range(k):
+def _side(first, last, white, black, alpha, beta, sign, ps, qs):  # type: ignore[no-untyped-def]
+    """Copy the open lines that the weights (α, β) make white (``sign`` 1) or black
+    (-1) into ``ps`` and ``qs``; returns how many."""
+    k = 0
+    for line in range(first, last):
+        p = white[line]
+        q = black[line]
+        if p > 0 and q > 0 and sign * (alpha * p - beta * q) > 0:
+            ps[k] = p
+            qs[k] = q
+            k += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def family_reaches(first, last, white, black, target, weights, ps, qs):  # type: ignore[no-untyped-def]
+    """Whether the family bound of lines ``first .. last - 1`` (a labelled line has
+    one colour's count 0) is at least ``target``, deciding at the weights
+    (α, β) = ``weights`` in one pass when it can, and keeping there the weights
+    of the crossing when it has to find it. ``ps`` and ``qs`` are scratch."""
+    alpha = weights[0]
+    beta = weights[1]
+    dual = 0  # (α + β) times an upper bound on min(W, B)
+    w = 0  # white from the lines the weights make white (and the settled ones)
+    b = 0  # black from the lines they make black (and the settled ones)
+    tied_w = 0
+    tied_b = 0
+    for line in range(first, last):
+        p = white[line]
+        q = black[line]
+        x = alpha * p
+        y = beta * q
+        dual += max(x, y)
+        if q == 0 or p == 0:  # labelled, or one colour left: settled
+            w += p
+            b += q
+        elif x > y:
+            w += p
+        elif x < y:
+            b += q
+        else:
+            tied_w += p
+            tied_b += q
+    if dual < target * (alpha + beta):
+        return False
+    if w >= b + tied_b:  # the sums cross among the white lines: whiten fewer
+        if b + tied_b >= target:
+            return True
+        b += tied_b
+        whites = _side(first, last, white, black, alpha, beta, 1, ps, qs)
+        _sort_side(ps, qs, 0, whites, -1)
+        for i in range(whites):
+            p = ps[i]
+            q = qs[i]
+            if w - p <= b + q:  # they cross inside this line
+                weights[0], weights[1] = q, p
+                return (w * q + p * b) // (p + q) >= target
+            w -= p
+            b += q
+        weights[0], weights[1] = 0, 1  # every open line black and still W >= B
+        return b >= target
+    if w + tied_w >= b:  # they cross among the tied lines, a share s of them white
+        total = tied_w + tied_b
+        return w * total + tied_w * (b + tied_b - w) >= target * total
+    if w + tied_w >= target:
+        return True
+    w += tied_w  # they cross among the black lines: whiten more
+    blacks = _side(first, last, white, black, alpha, beta, -1, ps, qs)
+    _sort_side(ps, qs, 0, blacks, 1)
+    for i in range(blacks):
         p = ps[i]
         q = qs[i]
-        if w + p >= b - q:  # the sums cross inside this line
-            return (w * (p + q) + p * (b - w)) // (p + q)
+        if w + p >= b - q:
+            weights[0], weights[1] = q, p
+            return (w * (p + q) + p * (b - w)) // (p + q) >= target
         w += p
         b -= q
-    return min(w, b)
+    weights[0], weights[1] = 1, 0  # every open line white and still W < B
+    return w >= target
 
 
 @njit(nogil=True, cache=True)
@@ -100,7 +167,7 @@ def family_pair_bound(first, last, label, white, black, white_target, ps, qs):  
     b += open_b
     if w >= white_target:
         return b
-    _by_ratio(ps, qs, k)
+    _sort_side(ps, qs, 0, k, 1)
     for i in range(k):
         p = ps[i]
         q = qs[i]

@@ -6,7 +6,7 @@ counts those squares on line ``l``. As with two colours (:mod:`bounds`),
 labelling more lines only kills squares, so each bound holds for the subtree.
 
 - Family bound: for any two colours a and b, min(X_a, X_b) is at most the
-  two-colour fractional bound of :func:`bounds.family_bound` over one family
+  two-colour fractional bound of :mod:`bounds` over one family
   (a line of the third colour gives neither, so it never helps); and
   X_0 + X_1 + X_2 is at most the sum over the family's lines of their largest
   count, so the smallest is at most a third of it.
@@ -23,28 +23,29 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from chessplace.engines.lines.bounds import family_bound
+from chessplace.engines.lines.bounds import family_reaches
 
 COLOURS = 3
 
 
 @njit(nogil=True, cache=True)
-def family_bound3(first, last, label, count, target, ps, qs):  # type: ignore[no-untyped-def]
-    """The least of the pair bounds and the third-of-the-total bound on the smallest
-    of three armies from lines ``first .. last - 1`` of one family; returns early
-    once below ``target``."""
+def family_reaches3(first, last, count, target, weights, ps, qs):  # type: ignore[no-untyped-def]
+    """Whether the third-of-the-total bound and every pair bound on the smallest of
+    three armies from lines ``first .. last - 1`` of one family reach ``target``
+    (``weights[pair]``: each pair's last crossing ratio, see
+    :func:`bounds.family_reaches`)."""
     total = 0
     for line in range(first, last):
         total += max(count[0, line], count[1, line], count[2, line])
-    best = total // COLOURS
-    if best < target:
-        return best
+    if total // COLOURS < target:
+        return False
+    pair = 0
     for a in range(COLOURS - 1):
         for b in range(a + 1, COLOURS):
-            best = min(best, family_bound(first, last, label, count[a], count[b], target, ps, qs))
-            if best < target:
-                return best
-    return best
+            if not family_reaches(first, last, count[a], count[b], target, weights[pair], ps, qs):
+                return False
+            pair += 1
+    return True
 
 
 def simplex_index(total: int) -> tuple[np.ndarray, np.ndarray]:

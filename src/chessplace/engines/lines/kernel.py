@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.engines.lines.bounds import family_bound, family_pair_bound
+from chessplace.engines.lines.bounds import family_pair_bound, family_reaches
 
 EXHAUSTED, FOUND, STOPPED, FULL = 0, 1, 2, 3
 """How :func:`search` ended: subtree done, witness found (solve mode), stop flag
@@ -125,26 +125,27 @@ def _fill(label, white, row):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
-def _bound(target, white_target, label, white, black, family_start, product, table, counts, ps, qs):  # type: ignore[no-untyped-def]
-    """The least of the bounds at this node (stopping once it is below ``target``): on
-    min(white, black), or with ``white_target`` >= 0 on black given that many white
-    (``table`` is then the pair table of :func:`bounds.pair_table`)."""
-    best = 1 << 30
-    if product:
-        best = table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]]
-        if best < target:
-            return best
+def _reaches(  # type: ignore[no-untyped-def]
+    target, white_target, label, white, black, family_start, product, table, counts, ps, qs, weights
+):
+    """Whether every bound at this node reaches ``target``: on min(white, black), or
+    with ``white_target`` >= 0 on black given that many white (``table`` is then the
+    pair table of :func:`bounds.pair_table`). ``weights[f]`` keeps family ``f``'s
+    last crossing ratio, which decides most nodes without sorting."""
+    if product and table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]] < target:
+        return False
     last = 2 if product else 0  # the product bound subsumes the rank and file ones
     for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
         first, stop = family_start[f], family_start[f + 1]
         if white_target >= 0:
             value = family_pair_bound(first, stop, label, white, black, white_target, ps, qs)
         else:
-            value = family_bound(first, stop, label, white, black, target, ps, qs)
-        best = min(best, value)
-        if best < target:
-            return best
-    return best
+            if not family_reaches(first, stop, white, black, target, weights[f], ps, qs):
+                return False
+            continue
+        if value < target:
+            return False
+    return True
 
 
 @njit(nogil=True, cache=True)
@@ -204,6 +205,7 @@ def search(  # type: ignore[no-untyped-def]
         family_of[family_start[f] : family_start[f + 1]] = f
     ps = np.zeros(lines, dtype=np.int64)
     qs = np.zeros(lines, dtype=np.int64)
+    weights = np.ones((families, 2), dtype=np.int64)  # each family's last crossing ratio
     choices = np.zeros((lines + 1, 2), dtype=np.int32)
     taken = np.zeros(lines + 1, dtype=np.int32)
     available = np.zeros(lines + 1, dtype=np.int32)
@@ -244,7 +246,7 @@ def search(  # type: ignore[no-untyped-def]
             if depth <= symmetric and depth > base:
                 alive = _smallest(depth, labels, source, swap)
             if alive:
-                bound = _bound(
+                alive = _reaches(
                     target,
                     white_target,
                     label,
@@ -256,8 +258,8 @@ def search(  # type: ignore[no-untyped-def]
                     counts,
                     ps,
                     qs,
+                    weights,
                 )
-                alive = bound >= target
             if alive and depth == split and not collect:
                 out[written, :] = label
                 written += 1

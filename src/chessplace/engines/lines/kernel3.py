@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.engines.lines.bounds3 import COLOURS, family_bound3
+from chessplace.engines.lines.bounds3 import COLOURS, family_reaches3
 from chessplace.engines.lines.kernel import CHECK_EVERY, EXHAUSTED, FOUND, FULL, STOPPED
 
 
@@ -64,23 +64,23 @@ def _smallest(depth, labels, source, recolour):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
-def _bound(target, label, count, family_start, product, table, ranks, files, counts, ps, qs):  # type: ignore[no-untyped-def]
-    """The least of the bounds at this node, stopping once it is below ``target``
-    (``table`` indexed through ``ranks`` and ``files``: see :func:`bounds3.product_table`)."""
-    best = 1 << 30
+def _reaches(  # type: ignore[no-untyped-def]
+    target, count, family_start, product, table, ranks, files, counts, weights, ps, qs
+):
+    """Whether every bound at this node reaches ``target`` (``table`` indexed through
+    ``ranks`` and ``files``: see :func:`bounds3.product_table`; ``weights[f]``: family
+    ``f``'s last crossing ratios)."""
     if product:
         r = ranks[counts[0, 0], counts[0, 1], counts[0, 2]]
         f = files[counts[1, 0], counts[1, 1], counts[1, 2]]
-        best = min(best, table[r, f])
-        if best < target:
-            return best
+        if table[r, f] < target:
+            return False
     last = 2 if product else 0
     for f in range(family_start.shape[0] - 2, last - 1, -1):
-        value = family_bound3(family_start[f], family_start[f + 1], label, count, target, ps, qs)
-        best = min(best, value)
-        if best < target:
-            return best
-    return best
+        first, stop = family_start[f], family_start[f + 1]
+        if not family_reaches3(first, stop, count, target, weights[f], ps, qs):
+            return False
+    return True
 
 
 @njit(nogil=True, cache=True)
@@ -125,6 +125,7 @@ def search(  # type: ignore[no-untyped-def]
         family_of[family_start[f] : family_start[f + 1]] = f
     ps = np.zeros(lines, dtype=np.int64)
     qs = np.zeros(lines, dtype=np.int64)
+    weights = np.ones((families, COLOURS, 2), dtype=np.int64)  # each pair's last crossing
     choices = np.zeros((lines + 1, COLOURS), dtype=np.int32)
     taken = np.zeros(lines + 1, dtype=np.int32)
     available = np.zeros(lines + 1, dtype=np.int32)
@@ -159,9 +160,8 @@ def search(  # type: ignore[no-untyped-def]
             if depth <= symmetric and depth > base:
                 alive = _smallest(depth, labels, source, recolour)
             if alive:
-                bound = _bound(
+                alive = _reaches(
                     target,
-                    label,
                     count,
                     family_start,
                     product,
@@ -169,10 +169,10 @@ def search(  # type: ignore[no-untyped-def]
                     rank_index,
                     file_index,
                     counts,
+                    weights,
                     ps,
                     qs,
                 )
-                alive = bound >= target
             if alive and depth == split:
                 out[written, :] = label
                 written += 1
