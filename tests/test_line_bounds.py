@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from chessplace.engines.lines.bounds import family_reaches
+from chessplace.engines.lines.bounds3 import PAIRS, family_reaches3
 
 
 def random_family(rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
     """(white, black) counts of one family: open lines, lines labelled (one count 0,
     as labelling leaves them) and lines with one colour or none left."""
-    lines = rng.randint(1, 12)
+    lines = rng.randint(0, 12)
     white = np.array([rng.randint(0, 9) for _ in range(lines)], dtype=np.int32)
     black = np.array([rng.randint(0, 9) for _ in range(lines)], dtype=np.int32)
     for line in range(lines):
@@ -26,10 +27,14 @@ def random_family(rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
 
 def lp_value(white: np.ndarray, black: np.ndarray) -> Fraction:
     """The largest min(ΣW, ΣB) with each line white, black or split between them, as
-    the least over λ at every breakpoint of Σ max(λ·white, (1 - λ)·black)."""
-    pairs = [(int(p), int(q)) for p, q in zip(white, black, strict=True)]
-    breaks = {Fraction(0), Fraction(1)} | {Fraction(q, p + q) for p, q in pairs if p + q}
-    return min(sum((max(lam * p, (1 - lam) * q) for p, q in pairs), Fraction(0)) for lam in breaks)
+    the least over weights (α, β) at every breakpoint of Σ max(α·white, β·black)
+    / (α + β)."""
+    pairs = list(zip(white.tolist(), black.tolist(), strict=True))
+    breaks = {(0, 1), (1, 0)} | {(q, p) for p, q in pairs if p + q}  # λ = α / (α + β)
+    return min(
+        Fraction(sum(max(alpha * p, beta * q) for p, q in pairs), alpha + beta)
+        for alpha, beta in breaks
+    )
 
 
 def test_the_lp_value_is_what_a_fractional_labelling_reaches() -> None:
@@ -53,10 +58,17 @@ def test_the_lp_value_is_what_a_fractional_labelling_reaches() -> None:
         assert best == lp_value(white, black)
 
 
+def dual_at(weights: np.ndarray, white: np.ndarray, black: np.ndarray) -> Fraction:
+    """Σ max(α·white, β·black) / (α + β) at ``weights`` = (α, β)."""
+    alpha, beta = int(weights[0]), int(weights[1])
+    pairs = zip(white.tolist(), black.tolist(), strict=True)
+    return Fraction(sum(max(alpha * p, beta * q) for p, q in pairs), alpha + beta)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_one_pass_decision_agrees_at_any_remembered_weights(seed: int) -> None:
     """Whatever the weights left by earlier calls (or set at random), the answer is
-    the LP's, and the weights left behind stay usable."""
+    the LP's; weights it changes are an optimal dual (the next call's best start)."""
     rng = random.Random(seed)
     weights = np.ones(2, dtype=np.int64)
     scratch = np.zeros(12, dtype=np.int64), np.zeros(12, dtype=np.int64)
@@ -65,7 +77,57 @@ def test_the_one_pass_decision_agrees_at_any_remembered_weights(seed: int) -> No
         if rng.random() < 0.2:
             weights[:] = rng.choice([(0, 1), (1, 0), (rng.randint(1, 9), rng.randint(1, 9))])
         value = lp_value(white, black)
-        target = max(0, int(value) + rng.randint(-2, 2))
+        target = int(value) + rng.randint(-2, 2)
+        before = weights.copy()
         reached = family_reaches(0, len(white), white, black, target, weights, *scratch)
         assert reached == (value >= target), (white, black, target)
         assert weights.min() >= 0 and weights.sum() > 0
+        if (weights != before).any():
+            assert dual_at(weights, white, black) == value, (white, black, weights)
+
+
+def test_weights_carried_down_a_search_path_stay_exact() -> None:
+    """As in the search: one family of 37 lines (counts up to 19), squares killed a
+    few at a time and lines labelled, the weights carried from call to call."""
+    rng = random.Random(11)
+    scratch = np.zeros(37, dtype=np.int64), np.zeros(37, dtype=np.int64)
+    for _ in range(20):
+        white = np.array([rng.randint(1, 19) for _ in range(37)], dtype=np.int32)
+        black = white.copy()
+        weights = np.ones(2, dtype=np.int64)
+        while white.sum() + black.sum():
+            line = rng.randrange(37)
+            if rng.random() < 0.1:  # labelled: the other colour's squares die
+                (black if rng.random() < 0.5 else white)[line] = 0
+            else:
+                counts = white if rng.random() < 0.5 else black
+                counts[line] = max(0, counts[line] - rng.randint(1, 3))
+            value = lp_value(white, black)
+            for target in (int(value), int(value) + 1):
+                reached = family_reaches(0, 37, white, black, target, weights, *scratch)
+                assert reached == (value >= target)
+
+
+def three_armies_value(count: np.ndarray) -> Fraction:
+    """The three-army family bound: the least of each pair's LP and a third of the sum
+    of each line's largest count."""
+    pairs = [lp_value(count[a], count[b]) for a in range(3) for b in range(a + 1, 3)]
+    return min([*pairs, Fraction(int(count.max(axis=0).sum()) // 3)])
+
+
+def test_three_armies_decide_every_pair_and_the_third() -> None:
+    rng = random.Random(5)
+    weights = np.ones((PAIRS, 2), dtype=np.int64)
+    scratch = np.zeros(12, dtype=np.int64), np.zeros(12, dtype=np.int64)
+    for _ in range(1500):
+        lines = rng.randint(0, 12)
+        count = np.array([[rng.randint(0, 9) for _ in range(lines)] for _ in range(3)])
+        for line in range(lines):
+            if rng.random() < 0.2:  # labelled with one colour: the other two die
+                keep = rng.randrange(3)
+                count[[c for c in range(3) if c != keep], line] = 0
+        count = count.astype(np.int32)
+        value = three_armies_value(count)
+        target = int(value) + rng.randint(-1, 2)
+        reached = family_reaches3(0, lines, count, target, weights, *scratch)
+        assert reached == (value >= target), (count, target)

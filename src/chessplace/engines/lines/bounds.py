@@ -12,8 +12,8 @@ only kills squares, so every bound below holds for the whole subtree.
   fractional knapsack: lines sorted by white/black ratio, whites taken
   greedily until the two sums cross. It is exact for the relaxation.
   By LP duality the same value is the least over weights α, β >= 0 of
-  (α·ΣW + β·ΣB) / (α + β) with each line giving max(α·white, β·black), the
-  least reached at the crossing line's ratio. So one pass at any weights
+  Σ over the lines of max(α·white, β·black), divided by α + β; the least
+  is reached at the crossing line's ratio. So one pass at any weights
   shows the bound below a target (that weighted sum is), or at least the
   target (splitting the lines at the weights' ratio, the tied ones shared,
   reaches it), or says on which side of that ratio the lines cross, and only

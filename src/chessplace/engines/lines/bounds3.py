@@ -26,6 +26,8 @@ from numba import njit
 from chessplace.engines.lines.bounds import family_reaches
 
 COLOURS = 3
+PAIRS = COLOURS * (COLOURS - 1) // 2
+"""Pairs of colours: each keeps its own weights in :func:`family_reaches3`."""
 
 
 @njit(nogil=True, cache=True)

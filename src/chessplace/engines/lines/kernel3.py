@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.engines.lines.bounds3 import COLOURS, family_reaches3
+from chessplace.engines.lines.bounds3 import COLOURS, PAIRS, family_reaches3
 from chessplace.engines.lines.kernel import CHECK_EVERY, EXHAUSTED, FOUND, FULL, STOPPED
 
 
@@ -125,7 +125,7 @@ def search(  # type: ignore[no-untyped-def]
         family_of[family_start[f] : family_start[f + 1]] = f
     ps = np.zeros(lines, dtype=np.int64)
     qs = np.zeros(lines, dtype=np.int64)
-    weights = np.ones((families, COLOURS, 2), dtype=np.int64)  # each pair's last crossing
+    weights = np.ones((families, PAIRS, 2), dtype=np.int64)  # each pair's last crossing
     choices = np.zeros((lines + 1, COLOURS), dtype=np.int32)
     taken = np.zeros(lines + 1, dtype=np.int32)
     available = np.zeros(lines + 1, dtype=np.int32)
