@@ -129,9 +129,11 @@ def _stopped_listing(*args: str, signal_after: int | None = None) -> tuple[int, 
 
 
 def test_a_listing_stops_at_its_time_limit_with_valid_placements() -> None:
+    """The limit counts from start-up, so it leaves room to compile and print on a
+    loaded machine (at 2 s a run beside a two-core proof printed nothing)."""
     started = time.monotonic()
-    code, lines, errors = _stopped_listing("queens", "-n", "29", "--time-limit", "2")
-    assert time.monotonic() - started < 2 + SLACK
+    code, lines, errors = _stopped_listing("queens", "-n", "29", "--time-limit", "6")
+    assert time.monotonic() - started < 6 + SLACK
     assert code == 3, errors
     assert "did not stop" not in errors, errors
     assert lines and all(line.endswith("\n") for line in lines)
