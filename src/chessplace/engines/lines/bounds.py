@@ -37,11 +37,10 @@ from numba import njit
 def _split_family(first, last, label, white, black, ps, qs):  # type: ignore[no-untyped-def]
     """The possible white and black squares of lines ``first .. last - 1`` that are
     settled (labelled, or with one colour only), and the open lines' counts copied
-    to ``ps``/``qs``: (w, b, open lines, their white, their black)."""
+    to ``ps``/``qs``: (w, b, open lines, their black)."""
     w = 0
     b = 0
     k = 0
-    open_w = 0
     open_b = 0
     for line in range(first, last):
         p = white[line]
@@ -55,9 +54,8 @@ def _split_family(first, last, label, white, black, ps, qs):  # type: ignore[no-
             ps[k] = p
             qs[k] = q
             k += 1
-            open_w += p
             open_b += q
-    return w, b, k, open_w, open_b
+    return w, b, k, open_b
 
 
 @njit(nogil=True, cache=True)
@@ -163,7 +161,7 @@ def family_pair_bound(first, last, label, white, black, white_target, ps, qs):  
     """The fractional bound on B given W >= ``white_target`` from the lines ``first ..
     last - 1`` of one family (unequal armies): -1 when W cannot reach it. Open lines
     start black; the best white/black ratios turn white until W reaches the target."""
-    w, b, k, _, open_b = _split_family(first, last, label, white, black, ps, qs)
+    w, b, k, open_b = _split_family(first, last, label, white, black, ps, qs)
     b += open_b
     if w >= white_target:
         return b

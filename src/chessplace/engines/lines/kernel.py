@@ -138,12 +138,10 @@ def _reaches(  # type: ignore[no-untyped-def]
     for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
         first, stop = family_start[f], family_start[f + 1]
         if white_target >= 0:
-            value = family_pair_bound(first, stop, label, white, black, white_target, ps, qs)
-        else:
-            if not family_reaches(first, stop, white, black, target, weights[f], ps, qs):
+            pair = family_pair_bound(first, stop, label, white, black, white_target, ps, qs)
+            if pair < target:
                 return False
-            continue
-        if value < target:
+        elif not family_reaches(first, stop, white, black, target, weights[f], ps, qs):
             return False
     return True
 
