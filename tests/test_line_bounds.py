@@ -1,5 +1,5 @@
-"""The line search's family bound, decided in one pass at remembered weights, against
-the LP value it stands for (the least of its dual over every breakpoint)."""
+"""The line search's family bounds, decided in one pass at remembered weights, against
+the LP values they stand for (the least of the dual over every breakpoint)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from chessplace.engines.lines.bounds import family_reaches
+from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
 from chessplace.engines.lines.bounds3 import PAIRS, family_reaches3
 
 
@@ -106,6 +106,72 @@ def test_weights_carried_down_a_search_path_stay_exact() -> None:
             for target in (int(value), int(value) + 1):
                 reached = family_reaches(0, 37, white, black, target, weights, *scratch)
                 assert reached == (value >= target)
+
+
+def pair_lp_value(white: np.ndarray, black: np.ndarray, white_target: int) -> Fraction | None:
+    """The most black with at least ``white_target`` white, each line white, black or
+    split (None: unreachable), as the least over λ = α/β >= 0 at every breakpoint of
+    Σ max(λ·white, black) - λ·white_target."""
+    pairs = list(zip(white.tolist(), black.tolist(), strict=True))
+    if sum(p for p, _ in pairs) < white_target:
+        return None
+    slopes = {Fraction(0)} | {Fraction(q, p) for p, q in pairs if p}
+    return min(sum(max(lam * p, q) for p, q in pairs) - lam * white_target for lam in slopes)
+
+
+def best_pair_labelling(white: np.ndarray, black: np.ndarray, white_target: int) -> Fraction | None:
+    """The same by brute force: every labelling with at most one line split (an LP
+    vertex), that line's share just what W needs."""
+    lines = len(white)
+    best: Fraction | None = None
+    for mask in range(1 << lines):
+        w = sum(int(white[i]) for i in range(lines) if mask >> i & 1)
+        b = sum(int(black[i]) for i in range(lines) if not mask >> i & 1)
+        candidates = [Fraction(b)] if w >= white_target else []
+        for i in range(lines):  # line i white in part: the share that brings W to target
+            p, q = int(white[i]), int(black[i])
+            if mask >> i & 1 and p and w - p < white_target <= w:
+                candidates.append(b + q - q * Fraction(white_target - (w - p), p))
+        for value in candidates:
+            best = value if best is None else max(best, value)
+    return best
+
+
+def test_the_pair_lp_value_is_what_a_fractional_labelling_reaches() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        white, black = random_family(rng)
+        white_target = rng.randint(0, int(white.sum()) + 2)
+        assert best_pair_labelling(white, black, white_target) == pair_lp_value(
+            white, black, white_target
+        )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_pair_decision_agrees_at_any_remembered_weights(seed: int) -> None:
+    """Unequal armies: at least ``white_target`` white, is ``target`` black within the
+    LP bound? Weights it changes are an optimal dual λ = α/β."""
+    rng = random.Random(seed)
+    weights = np.ones(2, dtype=np.int64)
+    scratch = np.zeros(12, dtype=np.int64), np.zeros(12, dtype=np.int64)
+    for _ in range(2000):
+        white, black = random_family(rng)
+        white_target = rng.randint(0, int(white.sum()) + 2)
+        if rng.random() < 0.2:
+            weights[:] = rng.choice([(0, 1), (1, 0), (rng.randint(1, 9), rng.randint(1, 9))])
+        value = pair_lp_value(white, black, white_target)
+        target = (0 if value is None else int(value)) + rng.randint(-2, 2)
+        before = weights.copy()
+        reached = family_pair_reaches(
+            0, len(white), white, black, white_target, target, weights, *scratch
+        )
+        assert reached == (value is not None and value >= target), (white, black, target)
+        assert weights.min() >= 0 and weights.sum() > 0
+        if (weights != before).any() and value is not None and weights[1]:
+            lam = Fraction(int(weights[0]), int(weights[1]))
+            pairs = zip(white.tolist(), black.tolist(), strict=True)
+            dual = sum(max(lam * p, q) for p, q in pairs) - lam * white_target
+            assert dual == value, (white, black, white_target, weights)
 
 
 def three_armies_value(count: np.ndarray) -> Fraction:

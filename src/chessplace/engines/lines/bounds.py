@@ -19,6 +19,9 @@ only kills squares, so every bound below holds for the whole subtree.
   reaches it), or says on which side of that ratio the lines cross, and only
   that side is sorted. The search keeps each family's last crossing ratio,
   which decides most nodes without sorting (:func:`family_reaches`).
+  Beside a fixed army the bound is on B given W >= a target, with dual
+  Σ max(λ·white, black) - λ·target over prices λ = α/β of a white square,
+  decided the same way (:func:`family_pair_reaches`).
 - Product bound: white squares lie in white ranks × white files, black in
   black × black, so with ranks and files partly labelled
   min(W, B) <= max over splits of the open ones of min(ab, a'b'); tabulated
@@ -31,31 +34,6 @@ from functools import cache
 
 import numpy as np
 from numba import njit
-
-
-@njit(nogil=True, cache=True)
-def _split_family(first, last, label, white, black, ps, qs):  # type: ignore[no-untyped-def]
-    """The possible white and black squares of lines ``first .. last - 1`` that are
-    settled (labelled, or with one colour only), and the open lines' counts copied
-    to ``ps``/``qs``: (w, b, open lines, their black)."""
-    w = 0
-    b = 0
-    k = 0
-    open_b = 0
-    for line in range(first, last):
-        p = white[line]
-        q = black[line]
-        if label[line] >= 0 or q == 0:
-            w += p
-            b += q
-        elif p == 0:
-            b += q
-        else:
-            ps[k] = p
-            qs[k] = q
-            k += 1
-            open_b += q
-    return w, b, k, open_b
 
 
 @njit(nogil=True, cache=True)
@@ -157,24 +135,69 @@ def family_reaches(first, last, white, black, target, weights, ps, qs):  # type:
 
 
 @njit(nogil=True, cache=True)
-def family_pair_bound(first, last, label, white, black, white_target, ps, qs):  # type: ignore[no-untyped-def]
-    """The fractional bound on B given W >= ``white_target`` from the lines ``first ..
-    last - 1`` of one family (unequal armies): -1 when W cannot reach it. Open lines
-    start black; the best white/black ratios turn white until W reaches the target."""
-    w, b, k, open_b = _split_family(first, last, label, white, black, ps, qs)
-    b += open_b
-    if w >= white_target:
-        return b
-    _sort_side(ps, qs, 0, k, 1)
-    for i in range(k):
+def family_pair_reaches(first, last, white, black, white_target, target, weights, ps, qs):  # type: ignore[no-untyped-def]
+    """Whether the fractional bound on B given W >= ``white_target`` (unequal armies)
+    from lines ``first .. last - 1`` of one family reaches ``target``. The weights
+    (α, β) = ``weights`` price a white square at λ = α/β black ones: for every
+    labelling B + λ(W - white_target) <= Σ max(λ·white, black) - λ·white_target,
+    equal at the crossing line's ratio. Decided in one pass at those weights when
+    it can, else one side is sorted and the crossing's weights kept there."""
+    alpha = weights[0]
+    beta = weights[1]
+    dual = 0  # β·B + α·white_target is at most this
+    w = 0
+    b = 0
+    tied_w = 0
+    tied_b = 0
+    for line in range(first, last):
+        p = white[line]
+        q = black[line]
+        x = alpha * p
+        y = beta * q
+        dual += max(x, y)
+        if q == 0 or p == 0:  # labelled, or one colour left: settled
+            w += p
+            b += q
+        elif x > y:
+            w += p
+        elif x < y:
+            b += q
+        else:
+            tied_w += p
+            tied_b += q
+    if dual - alpha * white_target < beta * target:  # β = 0: W cannot reach its target
+        return False
+    if w >= white_target:  # W crosses its target among the white lines: blacken some
+        if b + tied_b >= target:
+            return True
+        b += tied_b
+        whites = _side(first, last, white, black, alpha, beta, 1, ps, qs)
+        _sort_side(ps, qs, 0, whites, -1)
+        for i in range(whites):
+            p = ps[i]
+            q = qs[i]
+            if w - p < white_target:  # this line turns black in part
+                weights[0], weights[1] = q, p
+                return b * p + q * (w - white_target) >= target * p
+            w -= p
+            b += q
+        weights[0], weights[1] = 0, 1  # every open line black and still W >= target
+        return b >= target
+    if w + tied_w >= white_target:  # among the tied lines, a share of them white
+        return b * tied_w + tied_b * (w + tied_w - white_target) >= target * tied_w
+    w += tied_w  # among the black lines: whiten the best ratios
+    blacks = _side(first, last, white, black, alpha, beta, -1, ps, qs)
+    _sort_side(ps, qs, 0, blacks, 1)
+    for i in range(blacks):
         p = ps[i]
         q = qs[i]
-        if w + p >= white_target:  # this line turns white in part: lose q·(missing/p)
-            missing = white_target - w
-            return b - (q * missing + p - 1) // p
+        if w + p >= white_target:
+            weights[0], weights[1] = q, p
+            return b * p - q * (white_target - w) >= target * p
         w += p
         b -= q
-    return -1
+    weights[0], weights[1] = 1, 0  # every open line white and still W < target
+    return False
 
 
 @njit(nogil=True, cache=True)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.engines.lines.bounds import family_pair_bound, family_reaches
+from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
 
 EXHAUSTED, FOUND, STOPPED, FULL = 0, 1, 2, 3
 """How :func:`search` ended: subtree done, witness found (solve mode), stop flag
@@ -126,7 +126,7 @@ def _fill(label, white, row):  # type: ignore[no-untyped-def]
 
 @njit(nogil=True, cache=True)
 def _reaches(  # type: ignore[no-untyped-def]
-    target, white_target, label, white, black, family_start, product, table, counts, ps, qs, weights
+    target, white_target, white, black, family_start, product, table, counts, ps, qs, weights
 ):
     """Whether every bound at this node reaches ``target``: on min(white, black), or
     with ``white_target`` >= 0 on black given that many white (``table`` is then the
@@ -138,8 +138,9 @@ def _reaches(  # type: ignore[no-untyped-def]
     for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
         first, stop = family_start[f], family_start[f + 1]
         if white_target >= 0:
-            pair = family_pair_bound(first, stop, label, white, black, white_target, ps, qs)
-            if pair < target:
+            if not family_pair_reaches(
+                first, stop, white, black, white_target, target, weights[f], ps, qs
+            ):
                 return False
         elif not family_reaches(first, stop, white, black, target, weights[f], ps, qs):
             return False
@@ -247,7 +248,6 @@ def search(  # type: ignore[no-untyped-def]
                 alive = _reaches(
                     target,
                     white_target,
-                    label,
                     white,
                     black,
                     family_start,
