@@ -154,24 +154,57 @@ def test_the_pair_decision_agrees_at_any_remembered_weights(seed: int) -> None:
     rng = random.Random(seed)
     weights = np.ones(2, dtype=np.int64)
     scratch = np.zeros(12, dtype=np.int64), np.zeros(12, dtype=np.int64)
+    kept = 0
     for _ in range(2000):
         white, black = random_family(rng)
         white_target = rng.randint(0, int(white.sum()) + 2)
+        offset = rng.randint(0, 3)  # the kernel's families start inside the line arrays
+        padded = [
+            np.concatenate([rng.choices(range(9), k=offset), counts, [5]])
+            for counts in (white, black)
+        ]
         if rng.random() < 0.2:
             weights[:] = rng.choice([(0, 1), (1, 0), (rng.randint(1, 9), rng.randint(1, 9))])
         value = pair_lp_value(white, black, white_target)
         target = (0 if value is None else int(value)) + rng.randint(-2, 2)
         before = weights.copy()
         reached = family_pair_reaches(
-            0, len(white), white, black, white_target, target, weights, *scratch
+            offset, offset + len(white), *padded, white_target, target, weights, *scratch
         )
         assert reached == (value is not None and value >= target), (white, black, target)
         assert weights.min() >= 0 and weights.sum() > 0
+        kept += bool((weights != before).any() and weights.min() > 0)
         if (weights != before).any() and value is not None and weights[1]:
             lam = Fraction(int(weights[0]), int(weights[1]))
             pairs = zip(white.tolist(), black.tolist(), strict=True)
             dual = sum(max(lam * p, q) for p, q in pairs) - lam * white_target
             assert dual == value, (white, black, white_target, weights)
+    assert kept > 100  # a crossing line's price is remembered for the next call
+
+
+def test_pair_prices_carried_down_a_search_path_stay_exact() -> None:
+    """As in the search: 37 lines, squares killed a few at a time and lines labelled,
+    beside a white target, the price carried from call to call."""
+    rng = random.Random(13)
+    scratch = np.zeros(37, dtype=np.int64), np.zeros(37, dtype=np.int64)
+    for _ in range(20):
+        white = np.array([rng.randint(1, 19) for _ in range(37)], dtype=np.int32)
+        black = white.copy()
+        white_target = rng.randint(50, 250)
+        weights = np.ones(2, dtype=np.int64)
+        while white.sum() + black.sum():
+            line = rng.randrange(37)
+            if rng.random() < 0.1:
+                (black if rng.random() < 0.5 else white)[line] = 0
+            else:
+                counts = white if rng.random() < 0.5 else black
+                counts[line] = max(0, counts[line] - rng.randint(1, 3))
+            value = pair_lp_value(white, black, white_target)
+            for target in (0, 1) if value is None else (int(value), int(value) + 1):
+                reached = family_pair_reaches(
+                    0, 37, white, black, white_target, target, weights, *scratch
+                )
+                assert reached == (value is not None and value >= target)
 
 
 def three_armies_value(count: np.ndarray) -> Fraction:

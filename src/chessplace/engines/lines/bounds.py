@@ -19,8 +19,8 @@ only kills squares, so every bound below holds for the whole subtree.
   reaches it), or says on which side of that ratio the lines cross, and only
   that side is sorted. The search keeps each family's last crossing ratio,
   which decides most nodes without sorting (:func:`family_reaches`).
-  Beside a fixed army the bound is on B given W >= a target, with dual
-  Σ max(λ·white, black) - λ·target over prices λ = α/β of a white square,
+  Beside a fixed army the bound is on B given W >= a white target, with dual
+  Σ max(λ·white, black) - λ·(white target) over prices λ = α/β of a white square,
   decided the same way (:func:`family_pair_reaches`).
 - Product bound: white squares lie in white ranks × white files, black in
   black × black, so with ranks and files partly labelled
