@@ -68,16 +68,14 @@ def _side(first, last, white, black, alpha, beta, sign, ps, qs):  # type: ignore
 
 
 @njit(nogil=True, cache=True)
-def family_reaches(first, last, white, black, target, weights, ps, qs):  # type: ignore[no-untyped-def]
-    """Whether the family bound of lines ``first .. last - 1`` (a labelled line has
-    one colour's count 0) is at least ``target``, deciding at the weights
-    (α, β) = ``weights`` in one pass when it can, and keeping there the weights
-    of the crossing when it has to find it. ``ps`` and ``qs`` are scratch."""
-    alpha = weights[0]
-    beta = weights[1]
-    dual = 0  # (α + β) times an upper bound on min(W, B)
-    w = 0  # white from the lines the weights make white (and the settled ones)
-    b = 0  # black from the lines they make black (and the settled ones)
+def _at_weights(first, last, white, black, alpha, beta):  # type: ignore[no-untyped-def]
+    """One pass over lines ``first .. last - 1`` at the weights (α, β): the dual
+    Σ max(α·white, β·black), the white of the lines they make white and the black
+    of those they make black (settled lines, labelled or with one colour left,
+    counted as they are), and the two counts of the lines they leave tied."""
+    dual = 0
+    w = 0
+    b = 0
     tied_w = 0
     tied_b = 0
     for line in range(first, last):
@@ -86,7 +84,7 @@ def family_reaches(first, last, white, black, target, weights, ps, qs):  # type:
         x = alpha * p
         y = beta * q
         dual += max(x, y)
-        if q == 0 or p == 0:  # labelled, or one colour left: settled
+        if q == 0 or p == 0:
             w += p
             b += q
         elif x > y:
@@ -96,7 +94,19 @@ def family_reaches(first, last, white, black, target, weights, ps, qs):  # type:
         else:
             tied_w += p
             tied_b += q
-    if dual < target * (alpha + beta):
+    return dual, w, b, tied_w, tied_b
+
+
+@njit(nogil=True, cache=True)
+def family_reaches(first, last, white, black, target, weights, ps, qs):  # type: ignore[no-untyped-def]
+    """Whether the family bound of lines ``first .. last - 1`` (a labelled line has
+    one colour's count 0) is at least ``target``, deciding at the weights
+    (α, β) = ``weights`` in one pass when it can, and keeping there the weights
+    of the crossing when it has to find it. ``ps`` and ``qs`` are scratch."""
+    alpha = weights[0]
+    beta = weights[1]
+    dual, w, b, tied_w, tied_b = _at_weights(first, last, white, black, alpha, beta)
+    if dual < target * (alpha + beta):  # dual: (α + β) times a bound on min(W, B)
         return False
     if w >= b + tied_b:  # the sums cross among the white lines: whiten fewer
         if b + tied_b >= target:
@@ -144,28 +154,9 @@ def family_pair_reaches(first, last, white, black, white_target, target, weights
     it can, else one side is sorted and the crossing's weights kept there."""
     alpha = weights[0]
     beta = weights[1]
-    dual = 0  # β·B + α·white_target is at most this
-    w = 0
-    b = 0
-    tied_w = 0
-    tied_b = 0
-    for line in range(first, last):
-        p = white[line]
-        q = black[line]
-        x = alpha * p
-        y = beta * q
-        dual += max(x, y)
-        if q == 0 or p == 0:  # labelled, or one colour left: settled
-            w += p
-            b += q
-        elif x > y:
-            w += p
-        elif x < y:
-            b += q
-        else:
-            tied_w += p
-            tied_b += q
-    if dual - alpha * white_target < beta * target:  # β = 0: W cannot reach its target
+    dual, w, b, tied_w, tied_b = _at_weights(first, last, white, black, alpha, beta)
+    # dual bounds β·B + α·white_target; with β = 0 this says W cannot reach its target
+    if dual - alpha * white_target < beta * target:
         return False
     if w >= white_target:  # W crosses its target among the white lines: blacken some
         if b + tied_b >= target:
