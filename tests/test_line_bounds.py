@@ -173,8 +173,9 @@ def test_the_pair_decision_agrees_at_any_remembered_weights(seed: int) -> None:
         )
         assert reached == (value is not None and value >= target), (white, black, target)
         assert weights.min() >= 0 and weights.sum() > 0
-        kept += bool((weights != before).any() and weights.min() > 0)
-        if (weights != before).any() and value is not None and weights[1]:
+        changed = bool((weights != before).any())
+        kept += changed and weights.min() > 0
+        if changed and value is not None and weights[1]:
             lam = Fraction(int(weights[0]), int(weights[1]))
             pairs = zip(white.tolist(), black.tolist(), strict=True)
             dual = sum(max(lam * p, q) for p, q in pairs) - lam * white_target
