@@ -220,10 +220,10 @@ def _check_refutation(
         if fault:
             raise Rejected(f"symmetry {number} is not a symmetry of the formula: it {fault}")
     formula = refutation_formula(spec, bounds, permutations)
-    base = _Base.of(formula)
+    base = CubeFormula.of(formula)
     if _clauses_text(shipped) != _clauses_text(base.with_units([]).encode()):
         raise Rejected(f"{entry['formula']} differs from the formula regenerated from the problem")
-    cubes = _cubes(spec, entry)
+    cubes = listed_cubes(spec, entry)
     if len(cubes) > 1 or cubes[0][0]:  # one empty cube covers all by itself
         _check_cover(spec, rules, [cube for cube, _ in cubes], entry, contents)
     jobs = []
@@ -241,7 +241,7 @@ def _check_refutation(
     )
 
 
-def _cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dict[str, Any]]]:
+def listed_cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dict[str, Any]]]:
     """Each cube (literals of placement and line variables) with its proof's entry."""
     proofs = entry.get("proofs")
     if not isinstance(proofs, list) or not all(isinstance(p, dict) for p in proofs):
@@ -273,17 +273,25 @@ def _check_cover(
     some cube, whose own proof refutes it)."""
     data = _listed(contents, entry, "cover", "cover proof")
     name = entry["cover"]
-    cover = Formula(named_variables(spec))
-    cover.clauses = [*rules, *(tuple(-lit for lit in cube) for cube in cubes)]
     try:
-        fault = proof_fault(cover.dimacs(), unpacked(name, data))
+        fault = cover_fault(spec, rules, cubes, unpacked(name, data))
     except ValueError as error:
         fault = str(error)
     if fault:
         raise Rejected(f"cover: {name} {fault}, so the {len(cubes):,} cubes may leave a gap")
 
 
-def _proof_faults(base: _Base, jobs: list[Job]) -> Iterator[tuple[str, str | None]]:
+def cover_fault(
+    spec: Spec, rules: Sequence[Clause], cubes: list[list[int]], proof_text: str
+) -> str | None:
+    """Why the DRUP proof does not refute the rules with every cube negated (so the
+    cubes may leave an assignment uncovered), or None when it does."""
+    cover = Formula(named_variables(spec))
+    cover.clauses = [*rules, *(tuple(-lit for lit in cube) for cube in cubes)]
+    return proof_fault(cover.dimacs(), proof_text)
+
+
+def _proof_faults(base: CubeFormula, jobs: list[Job]) -> Iterator[tuple[str, str | None]]:
     """Each proof's name and fault (None when it refutes the formula with its cube),
     in order; over every core when there are several proofs, in one child process
     per proof (:mod:`chessplace.lifeline`: they die with the checker). A child that
@@ -307,24 +315,25 @@ def _proof_faults(base: _Base, jobs: list[Job]) -> Iterator[tuple[str, str | Non
 
 
 @dataclass(frozen=True)
-class _Base:
-    """The regenerated formula as DIMACS clause lines, to add a cube's units to."""
+class CubeFormula:
+    """A formula as DIMACS clause lines, to add a cube's units to (what each cube's
+    proof is checked against)."""
 
     variables: int
     clauses: int
     body: str
 
     @staticmethod
-    def of(formula: Formula) -> _Base:
+    def of(formula: Formula) -> CubeFormula:
         body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in formula.clauses)
-        return _Base(formula.variables, len(formula.clauses), body)
+        return CubeFormula(formula.variables, len(formula.clauses), body)
 
     def with_units(self, cube: list[int]) -> str:
         units = "".join(f"{lit} 0\n" for lit in cube)
         return f"p cnf {self.variables} {self.clauses + len(cube)}\n{self.body}{units}"
 
 
-def _cube_fault(base: _Base, job: Job) -> tuple[str, str | None]:
+def _cube_fault(base: CubeFormula, job: Job) -> tuple[str, str | None]:
     cube, name, data = job
     try:
         return name, proof_fault(base.with_units(cube), unpacked(name, data))
@@ -332,7 +341,7 @@ def _cube_fault(base: _Base, job: Job) -> tuple[str, str | None]:
         return name, str(error)
 
 
-def _check_in_child(sender: Any, base: _Base, job: Job) -> None:
+def _check_in_child(sender: Any, base: CubeFormula, job: Job) -> None:
     """In a child: send the proof's name and fault."""
     sender.send(_cube_fault(base, job))
     sender.close()

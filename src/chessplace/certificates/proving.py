@@ -73,18 +73,28 @@ def prove_all(jobs: Sequence[Job], control: Control) -> list[Proved]:
 
 def _refute(sender: Any, clauses: Sequence[Sequence[int]], cube: Sequence[int], proof: str) -> None:
     """In the child: solve, write the proof (ending in the empty clause), report."""
+    started = time.perf_counter()
+    steps = drup_steps(clauses, cube)
+    if steps is None:
+        sender.send(("sat",))
+        return
+    with gzip.open(proof, "wt", encoding="utf-8", compresslevel=6) as out:
+        out.writelines(line + "\n" for line in steps)
+    sender.send(("unsat", len(steps), time.perf_counter() - started))
+
+
+def drup_steps(clauses: Sequence[Sequence[int]], cube: Sequence[int]) -> list[str] | None:
+    """Glucose's DRUP proof, one step per line, that ``clauses`` with the cube's literals
+    as unit clauses are unsatisfiable, ending in the empty clause; None when they are
+    satisfiable."""
     from pysat.solvers import Solver
 
-    started = time.perf_counter()
     with Solver(name=PROOF_SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         for literal in cube:
             solver.add_clause([literal])
         if solver.solve():
-            sender.send(("sat",))
-            return
+            return None
         steps = list(solver.get_proof() or [])
     if not steps or steps[-1].strip() != "0":
         steps.append("0")  # refuted by propagation alone: the empty clause is RUP
-    with gzip.open(proof, "wt", encoding="utf-8", compresslevel=6) as out:
-        out.writelines(line + "\n" for line in steps)
-    sender.send(("unsat", len(steps), time.perf_counter() - started))
+    return steps

@@ -1,0 +1,141 @@
+"""results/reprove_certificate.py: every cube proved again and its proof checked at once."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chessplace.certificates.formula import (
+    claim_bounds,
+    refutation_formula,
+    rule_clauses,
+    symmetry_fault,
+)
+from chessplace.certificates.spec import Spec
+from chessplace.certificates.symmetries import symmetry_permutations
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+SCRIPT = str(RESULTS / "reprove_certificate.py")
+
+
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory: pytest.TempPathFactory) -> dict:  # type: ignore[type-arg]
+    """The manifest of a certificate of A308632(8) = 10 beside 9 white (12 cubes)."""
+    directory = tmp_path_factory.mktemp("certificate")
+    command = ["-m", "chessplace", "optimize", "peaceable-queens", "-n", "8", "--white", "9"]
+    made = _run(*command, "--certificate", str(directory / "c"))
+    assert made.returncode == 0, made.stderr
+    data = json.loads((directory / "c" / "manifest.json").read_text())
+    assert len(data["refutation"]["proofs"]) > 1
+    return data  # type: ignore[no-any-return]
+
+
+def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *arguments], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def _reprove(
+    tmp_path: Path, data: object, journal: str = "j.jsonl"
+) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(data))
+    return _run(SCRIPT, str(path), "--workers", "2", "--journal", str(tmp_path / journal))
+
+
+def test_every_cube_is_proved_and_checked_and_a_rerun_reads_the_journal(
+    tmp_path: Path,
+    manifest: dict,  # type: ignore[type-arg]
+) -> None:
+    cubes = len(manifest["refutation"]["proofs"])
+    first = _reprove(tmp_path, manifest)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"confirmed: all {cubes} cubes refuted by glucose4" in first.stdout
+    assert f"{cubes} proofs have the manifest's number of steps" in first.stdout
+    lines = (tmp_path / "j.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + cubes
+    again = _reprove(tmp_path, manifest)
+    assert again.returncode == 0
+    assert f"{cubes} proved and checked before" in again.stdout
+    edited = "\n".join(lines).replace('"steps": ', '"steps": 1') + "\n"
+    (tmp_path / "j.jsonl").write_text(edited)
+    tampered = _reprove(tmp_path, manifest)
+    assert tampered.returncode == 0
+    assert "0 proved and checked before" in tampered.stdout  # every edited record redone
+
+
+def test_cubes_that_leave_a_gap_are_rejected(
+    tmp_path: Path,
+    manifest: dict,  # type: ignore[type-arg]
+) -> None:
+    short = json.loads(json.dumps(manifest))
+    del short["refutation"]["proofs"][-1]
+    rejected = _reprove(tmp_path, short)
+    assert rejected.returncode == 1
+    assert "rejected: the cubes' cover proof" in rejected.stdout
+
+
+def test_a_claim_past_the_truth_is_rejected(
+    tmp_path: Path,
+    manifest: dict,  # type: ignore[type-arg]
+) -> None:
+    wrong = json.loads(json.dumps(manifest))
+    wrong["claim"]["value"] = 9  # 10 black fit beside 9 white
+    spec = Spec.from_data(wrong["problem"])
+    bounds = claim_bounds(spec, wrong["claim"])
+    rules = rule_clauses(spec)
+    symmetries = [
+        p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
+    ]
+    formula = refutation_formula(spec, bounds, symmetries)
+    wrong["refutation"]["variables"] = formula.variables
+    wrong["refutation"]["clauses"] = len(formula.clauses)
+    rejected = _reprove(tmp_path, wrong)
+    assert rejected.returncode == 1, rejected.stderr
+    assert "is satisfiable: the claim is wrong" in rejected.stdout
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: "not json",
+        lambda data: {**data, "problem": {"rows": -1}},
+        lambda data: {**data, "refutation": {**data["refutation"], "clauses": 1}},
+    ],
+    ids=["not-a-manifest", "bad-problem", "other-formula"],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path,
+    manifest: dict,
+    damage: object,  # type: ignore[type-arg]
+) -> None:
+    assert callable(damage)
+    refused = _reprove(tmp_path, damage(manifest))
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("reprove_certificate: ")
+    assert len(refused.stderr.splitlines()) == 1
+
+
+def test_sigterm_stops_it_and_the_journal_resumes(
+    tmp_path: Path,
+    manifest: dict,  # type: ignore[type-arg]
+) -> None:
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(manifest))
+    journal = tmp_path / "j.jsonl"
+    command = [sys.executable, SCRIPT, str(path), "--workers", "1", "--journal", str(journal)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    assert "covering every assignment" in child.stdout.readline()
+    child.send_signal(signal.SIGTERM)
+    assert child.wait(timeout=30) == 3
+    assert "stopped: " in child.stdout.read()
+    resumed = _reprove(tmp_path, manifest)
+    assert resumed.returncode == 0
+    assert "confirmed: all" in resumed.stdout
