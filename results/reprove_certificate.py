@@ -8,17 +8,19 @@ A certificate cut into hundreds of cubes has gigabytes of proofs (A308632(12):
 them all at once. This script needs only the published manifest: the problem,
 the claim and the cubes. From the problem it regenerates the refuted formula
 with the checker's code (each board symmetry confirmed by the checker's test
-before its lex-leader clauses are used) and requires the manifest's formula
-size; it checks that the cubes cover every assignment (the cover proof, checked
-by dratify); then, for each cube in a child process of its own, Glucose 4
-refutes the formula with the cube as unit clauses, logging a DRUP proof, and
-dratify checks that proof against the regenerated formula at once. The proof
-is dropped and the cube is journaled (its proof's steps, the seconds proving and
-checking), so a stopped run (Ctrl-C, SIGTERM: exit 3) resumes where it was.
+before its lex-leader clauses are used) and requires the SHA-256 the manifest
+lists for its formula file; it checks that the cubes cover every assignment
+(the cover proof, checked by dratify); then, for each cube in a child process
+of its own, Glucose 4 refutes the formula with the cube as unit clauses,
+logging a DRUP proof, and dratify checks that proof against the regenerated
+formula at once. The proof is dropped and the cube is journaled (its proof's
+steps, the seconds proving and checking), so a stopped run (Ctrl-C, SIGTERM:
+exit 3) resumes where it was.
 
 Exit 0 when every cube's proof checks, 1 when one does not (or a cube is
-satisfiable), 2 for bad input. The witness is not read here: each published
-term's witness is verified on its own (``results/term.py``).
+satisfiable), 2 for bad input, 4 when a child died without an answer (out of
+memory?), which proves nothing either way. The witness is not read here: each
+published term's witness is verified on its own (``results/term.py``).
 """
 
 from __future__ import annotations
@@ -35,22 +37,29 @@ from typing import Any, NamedTuple
 
 from cube_solving import run_script
 
-from chessplace.certificates.check import CubeFormula, Rejected, cover_fault, listed_cubes
+from chessplace.certificates.check import (
+    FORMAT,
+    MAX_MANIFEST_BYTES,
+    CubeFormula,
+    Rejected,
+    cover_fault,
+    listed_cubes,
+)
 from chessplace.certificates.cubes import cover_proof
 from chessplace.certificates.formula import (
+    Formula,
     claim_bounds,
+    refutation_comments,
     refutation_formula,
     rule_clauses,
     symmetry_fault,
 )
-from chessplace.certificates.proofcheck import checker_name, proof_fault
+from chessplace.certificates.proofcheck import NoProofChecker, checker_name, proof_fault
 from chessplace.certificates.proving import PROOF_SOLVER, drup_steps
 from chessplace.certificates.spec import Spec, SpecError
 from chessplace.certificates.symmetries import symmetry_permutations
-from chessplace.journal import Journal, Schema
+from chessplace.journal import Journal, Schema, natural
 from chessplace.lifeline import fan_out
-
-MAX_MANIFEST_BYTES = 1 << 26
 
 
 class Checked(NamedTuple):
@@ -61,20 +70,6 @@ class Checked(NamedTuple):
     checking: float
 
 
-SCHEMA = Schema(
-    key="cube",
-    record=Checked,
-    valid_key=lambda key: key.isdigit(),
-    valid=lambda r: (
-        isinstance(r.steps, int)
-        and r.steps > 0
-        and all(isinstance(s, float) and s >= 0 for s in (r.proving, r.checking))
-    ),
-    work="proof check",
-    unit="cube",
-    redone="proved and checked again",
-)
-
 _STOP = {"asked": False}
 
 
@@ -82,15 +77,32 @@ class BadInput(ValueError):
     """The manifest cannot be read, or describes another formula."""
 
 
+class Certificate(NamedTuple):
+    """What the script takes from a manifest, the formula regenerated from its problem."""
+
+    spec: Spec
+    statement: str
+    formula: Formula
+    cubes: list[list[int]]
+    published_steps: list[int]
+    digest: str  # the manifest's SHA-256
+
+
 def main() -> int:
     args = _arguments()
     started = time.perf_counter()
     try:
-        spec, formula, cubes, published = _read(args.manifest)
-        journal = Journal(args.journal, _header(args.manifest, formula.clauses), SCHEMA)
-    except (BadInput, ValueError) as error:  # a journal of other work, or in use
-        print(f"reprove_certificate: {error}", file=sys.stderr)
+        checker = checker_name()  # NoProofChecker without dratify
+        import pysat.solvers  # noqa: F401  (the children's Glucose)
+
+        certificate = _read(args.manifest)
+        keys = [_key(number, len(certificate.cubes)) for number in range(len(certificate.cubes))]
+        journal = Journal(args.journal, _header(certificate), _schema(set(keys)))
+    except (ValueError, OSError, ImportError, NoProofChecker) as error:
+        print(f"reprove_certificate: {error}", file=sys.stderr)  # also: another run's journal
         return 2
+    spec, statement, formula, cubes = certificate[:4]
+    before = len(journal.done)
     try:
         fault = cover_fault(spec, rule_clauses(spec), cubes, cover_proof(cubes))
         if fault:
@@ -99,35 +111,48 @@ def main() -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):  # from here a stop keeps what is done
             signal.signal(sig, _stop)
         print(
-            f"{len(formula.clauses):,} clauses, {len(cubes):,} cubes covering every "
-            f"assignment; {len(journal.done):,} proved and checked before",
+            f"refuting {statement}: {len(formula.clauses):,} clauses, {len(cubes):,} cubes "
+            f"covering every assignment; {before:,} proved and checked before",
             flush=True,
         )
-        keys = [_key(number, len(cubes)) for number in range(len(cubes))]
         todo = [
             (key, cube) for key, cube in zip(keys, cubes, strict=True) if key not in journal.done
         ]
-        if _prove_and_check(CubeFormula.of(formula), formula.clauses, todo, journal, args.workers):
-            return 1
+        verdict = _prove_and_check(CubeFormula.of(formula), formula.clauses, todo, journal, args)
     finally:
         journal.close()
-    if _STOP["asked"]:
-        print(
-            f"stopped: {len(journal.done):,} of {len(cubes):,} cubes checked, "
-            f"kept in {args.journal}"
-        )
-        return 3
+    if verdict is not None:
+        return verdict
     records = [journal.done[key] for key in keys]
-    same = sum(r.steps == steps for r, steps in zip(records, published, strict=True))
+    same = sum(
+        r.steps == steps for r, steps in zip(records, certificate.published_steps, strict=True)
+    )
     print(
-        f"confirmed: all {len(cubes):,} cubes refuted by {PROOF_SOLVER}, every DRUP proof "
-        f"({sum(r.steps for r in records):,} steps) checked by {checker_name()}; "
-        f"{sum(r.proving for r in records):,.0f} CPU-s proving, "
-        f"{sum(r.checking for r in records):,.0f} checking "
-        f"({time.perf_counter() - started:,.0f} s this run); "
-        f"{same:,} proofs have the manifest's number of steps"
+        f"confirmed: {statement} is unsatisfiable: all {len(cubes):,} cubes refuted by "
+        f"{PROOF_SOLVER}, every DRUP proof ({sum(r.steps for r in records):,} steps) checked "
+        f"by {checker}; {sum(r.proving for r in records):,.0f} CPU-s proving, "
+        f"{sum(r.checking for r in records):,.0f} checking ({len(cubes) - before:,} cubes "
+        f"in {time.perf_counter() - started:,.0f} s this run); {same:,} proofs have the "
+        "manifest's number of steps"
     )
     return 0
+
+
+def _schema(keys: set[str]) -> Schema:
+    """The journal: one record per cube whose proof was checked, keyed by its number."""
+    return Schema(
+        key="cube",
+        record=Checked,
+        valid_key=keys.__contains__,
+        valid=lambda r: (
+            isinstance(r.steps, int)
+            and r.steps > 0
+            and all(isinstance(s, float) and s >= 0 for s in (r.proving, r.checking))
+        ),
+        work="proof check",
+        unit="cube",
+        redone="proved and checked again",
+    )
 
 
 def _arguments() -> argparse.Namespace:
@@ -148,56 +173,57 @@ def _workers(text: str) -> int:
     return value
 
 
-def _read(path: Path) -> tuple[Spec, Any, list[list[int]], list[int]]:
-    """The spec, the regenerated formula, the cubes and each cube's published proof steps."""
+def _read(path: Path) -> Certificate:
+    """The manifest's problem, claim and cubes, with the formula regenerated from them;
+    :class:`BadInput` unless its formula file's SHA-256 is the regenerated one's."""
+    with path.open("rb") as file:
+        raw = file.read(MAX_MANIFEST_BYTES + 1)
     try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_MANIFEST_BYTES + 1)
         manifest = json.loads(raw) if len(raw) <= MAX_MANIFEST_BYTES else None
-    except (OSError, ValueError, RecursionError) as error:
-        raise BadInput(f"{path}: {error}") from None
-    entry = manifest.get("refutation") if isinstance(manifest, dict) else None
-    if not isinstance(entry, dict):
-        raise BadInput(f"{path}: not a certificate manifest with a refutation")
-    assert isinstance(manifest, dict)
+    except (ValueError, RecursionError):
+        manifest = None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise BadInput(f"{path}: not a {FORMAT} manifest")
+    entry, claim, files = (manifest.get(key) for key in ("refutation", "claim", "files"))
+    if not isinstance(entry, dict) or not isinstance(files, dict):
+        raise BadInput(f"{path}: the manifest holds no refutation")
+    if not isinstance(claim, dict) or not (
+        claim.get("kind") == "infeasible"
+        or (claim.get("kind") == "optimum" and natural(claim.get("value")))
+    ):
+        raise BadInput(f"{path}: the claim is neither an optimum nor infeasibility")
     try:
         spec = Spec.from_data(manifest.get("problem"))
-        claim = manifest.get("claim")
-        if not isinstance(claim, dict):
-            raise BadInput(f"{path}: no claim")
-        bounds = claim_bounds(spec, claim)
         listed = listed_cubes(spec, entry)
-    except (SpecError, Rejected, KeyError, TypeError) as error:
+    except (SpecError, Rejected) as error:
         raise BadInput(f"{path}: {error}") from None
+    bounds = claim_bounds(spec, claim)
     rules = rule_clauses(spec)
     permutations = [
         p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
     ]
     formula = refutation_formula(spec, bounds, permutations)
-    size = (formula.variables, len(formula.clauses))
-    if size != (entry.get("variables"), entry.get("clauses")):
-        raise BadInput(
-            f"{path}: the regenerated formula has {size[0]:,} variables and {size[1]:,} "
-            f"clauses, the manifest's {entry.get('variables')} and {entry.get('clauses')}"
-        )
+    text = formula.dimacs(refutation_comments(spec, bounds)).encode("utf-8")
+    if hashlib.sha256(text).hexdigest() != files.get(entry.get("formula")):
+        raise BadInput(f"{path}: its formula is not the one regenerated from its problem")
+    statement = "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
     steps = [proof.get("steps") for _, proof in listed]
-    return (
+    return Certificate(
         spec,
+        statement,
         formula,
         [cube for cube, _ in listed],
-        [s if isinstance(s, int) else 0 for s in steps],
+        [s if natural(s) else 0 for s in steps],
+        hashlib.sha256(raw).hexdigest(),
     )
 
 
-def _header(manifest: Path, clauses: list[list[int]]) -> dict[str, object]:
+def _header(certificate: Certificate) -> dict[str, object]:
     """The journal's header: the manifest and the formula, pinned by hashes."""
     digest = hashlib.sha256()
-    for clause in clauses:
+    for clause in certificate.formula.clauses:
         digest.update(" ".join(map(str, clause)).encode() + b"\n")
-    return {
-        "manifest": hashlib.sha256(manifest.read_bytes()).hexdigest(),
-        "formula": digest.hexdigest(),
-    }
+    return {"manifest": certificate.digest, "formula": digest.hexdigest()}
 
 
 def _key(number: int, cubes: int) -> str:
@@ -209,30 +235,39 @@ def _prove_and_check(
     clauses: list[list[int]],
     todo: list[tuple[str, list[int]]],
     journal: Journal,
-    workers: int,
-) -> bool:
+    args: argparse.Namespace,
+) -> int | None:
     """Prove and check every cube of ``todo`` in child processes, journaling each one
-    accepted; True (after a line naming it) when a cube is satisfiable or its proof
-    is rejected. A stop ends it early, with what was checked kept."""
+    accepted; None when all were, else the exit code after a line saying why: 1 for a
+    satisfiable cube or a rejected proof, 3 for a stop (what was checked is kept), 4
+    for a child that died without an answer (which proves nothing either way)."""
     jobs = [(base, clauses, cube) for _, cube in todo]
-    children = fan_out(_child, jobs, lambda: workers, lambda: _STOP["asked"])
+    children = fan_out(_child, jobs, lambda: args.workers, lambda: _STOP["asked"])
     with closing(children) as done:
         for index, answer in done:
             key = todo[index][0]
+            if _STOP["asked"]:  # a stop sent to the process group kills the children too
+                break
             if answer is None:
-                print(f"rejected: the process proving cube {key} died (out of memory?)")
-                return True
+                print(f"not checked: the process proving cube {key} died (out of memory?)")
+                return 4
             if answer[0] == "sat":
                 print(f"rejected: cube {key} is satisfiable: the claim is wrong")
-                return True
+                return 1
             _, steps, proving, checking, fault = answer
             if fault:
                 print(f"rejected: cube {key}: the proof {fault}")
-                return True
+                return 1
             journal.record(key, steps, proving, checking)
             if len(journal.done) % 20 == 0 or proving + checking > 60:
                 print(f"{len(journal.done):,} cubes proved and checked", flush=True)
-    return False
+    left = sum(key not in journal.done for key, _ in todo)
+    if left:  # only a stop ends the children early without an answer above
+        print(
+            f"stopped: {left:,} cubes left, {len(journal.done):,} checked, kept in {journal.path}"
+        )
+        return 3
+    return None
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -248,8 +283,10 @@ def _child(sender: Any, base: CubeFormula, clauses: list[list[int]], cube: list[
         sender.send(("sat",))
         return
     proving = time.process_time() - started
-    fault = proof_fault(base.with_units(cube), "\n".join(steps) + "\n")
-    sender.send(("unsat", len(steps), proving, time.process_time() - started - proving, fault))
+    count, text = len(steps), "\n".join(steps) + "\n"
+    del steps  # the proof once, not twice, while dratify checks it
+    fault = proof_fault(base.with_units(cube), text)
+    sender.send(("unsat", count, proving, time.process_time() - started - proving, fault))
 
 
 if __name__ == "__main__":

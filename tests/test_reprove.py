@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from chessplace.certificates.formula import (
     claim_bounds,
+    refutation_comments,
     refutation_formula,
     rule_clauses,
     symmetry_fault,
 )
 from chessplace.certificates.spec import Spec
 from chessplace.certificates.symmetries import symmetry_permutations
+
+pytest.importorskip("pysat")
+pytest.importorskip("dratify")
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 SCRIPT = str(RESULTS / "reprove_certificate.py")
@@ -45,7 +53,7 @@ def _reprove(
     tmp_path: Path, data: object, journal: str = "j.jsonl"
 ) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "manifest.json"
-    path.write_text(json.dumps(data))
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
     return _run(SCRIPT, str(path), "--workers", "2", "--journal", str(tmp_path / journal))
 
 
@@ -56,7 +64,7 @@ def test_every_cube_is_proved_and_checked_and_a_rerun_reads_the_journal(
     cubes = len(manifest["refutation"]["proofs"])
     first = _reprove(tmp_path, manifest)
     assert first.returncode == 0, first.stdout + first.stderr
-    assert f"confirmed: all {cubes} cubes refuted by glucose4" in first.stdout
+    assert f"is unsatisfiable: all {cubes} cubes refuted by glucose4" in first.stdout
     assert f"{cubes} proofs have the manifest's number of steps" in first.stdout
     lines = (tmp_path / "j.jsonl").read_text().splitlines()
     assert len(lines) == 1 + cubes
@@ -67,7 +75,7 @@ def test_every_cube_is_proved_and_checked_and_a_rerun_reads_the_journal(
     (tmp_path / "j.jsonl").write_text(edited)
     tampered = _reprove(tmp_path, manifest)
     assert tampered.returncode == 0
-    assert "0 proved and checked before" in tampered.stdout  # every edited record redone
+    assert "; 0 proved and checked before" in tampered.stdout  # every edited record redone
 
 
 def test_cubes_that_leave_a_gap_are_rejected(
@@ -94,48 +102,84 @@ def test_a_claim_past_the_truth_is_rejected(
         p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
     ]
     formula = refutation_formula(spec, bounds, symmetries)
-    wrong["refutation"]["variables"] = formula.variables
-    wrong["refutation"]["clauses"] = len(formula.clauses)
+    text = formula.dimacs(refutation_comments(spec, bounds)).encode()
+    wrong["files"]["refutation.cnf"] = hashlib.sha256(text).hexdigest()
     rejected = _reprove(tmp_path, wrong)
     assert rejected.returncode == 1, rejected.stderr
     assert "is satisfiable: the claim is wrong" in rejected.stdout
 
 
+def _with(data: dict, key: str, value: object) -> dict:  # type: ignore[type-arg]
+    return {**data, key: value}
+
+
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda data: "not json",
-        lambda data: {**data, "problem": {"rows": -1}},
-        lambda data: {**data, "refutation": {**data["refutation"], "clauses": 1}},
+        lambda data: "{ not json",
+        lambda data: "[]",
+        lambda data: _with(data, "format", "chessplace-certificate/2"),
+        lambda data: _with(data, "problem", {"rows": -1}),
+        lambda data: _with(data, "claim", {"kind": "feasible"}),
+        lambda data: _with(data, "claim", {"kind": "optimum", "value": 10.5}),
+        lambda data: _with(data, "files", {**data["files"], "refutation.cnf": "0" * 64}),
+        lambda data: _with(data, "refutation", {**data["refutation"], "proofs": [{"cube": "x"}]}),
     ],
-    ids=["not-a-manifest", "bad-problem", "other-formula"],
+    ids=[
+        "not-json",
+        "not-a-manifest",
+        "other-format",
+        "bad-problem",
+        "not-refuted",
+        "fractional-claim",
+        "other-formula",
+        "bad-cube",
+    ],
 )
 def test_bad_input_is_one_line_and_exit_2(
     tmp_path: Path,
-    manifest: dict,
-    damage: object,  # type: ignore[type-arg]
+    manifest: dict,  # type: ignore[type-arg]
+    damage: Callable[[dict], object],  # type: ignore[type-arg]
 ) -> None:
-    assert callable(damage)
     refused = _reprove(tmp_path, damage(manifest))
-    assert refused.returncode == 2
+    assert refused.returncode == 2, refused.stdout + refused.stderr
     assert refused.stderr.startswith("reprove_certificate: ")
     assert len(refused.stderr.splitlines()) == 1
 
 
-def test_sigterm_stops_it_and_the_journal_resumes(
+def test_a_journal_that_is_a_directory_is_bad_input(
     tmp_path: Path,
     manifest: dict,  # type: ignore[type-arg]
 ) -> None:
+    (tmp_path / "j.jsonl").mkdir()
+    refused = _reprove(tmp_path, manifest)
+    assert refused.returncode == 2, refused.stderr
+    assert len(refused.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["process", "process-group"])
+def test_sigterm_stops_it_and_the_journal_resumes(
+    tmp_path: Path,
+    manifest: dict,  # type: ignore[type-arg]
+    group: bool,
+) -> None:
+    """A stop keeps what was checked; sent to the whole group, it kills the children
+    too, which is still a stop (exit 3), not a failed check."""
     path = tmp_path / "manifest.json"
     path.write_text(json.dumps(manifest))
     journal = tmp_path / "j.jsonl"
     command = [sys.executable, SCRIPT, str(path), "--workers", "1", "--journal", str(journal)]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     assert child.stdout is not None
     assert "covering every assignment" in child.stdout.readline()
-    child.send_signal(signal.SIGTERM)
+    if group:
+        os.killpg(child.pid, signal.SIGTERM)
+    else:
+        child.send_signal(signal.SIGTERM)
     assert child.wait(timeout=30) == 3
     assert "stopped: " in child.stdout.read()
+    kept = len(journal.read_text().splitlines()) - 1
     resumed = _reprove(tmp_path, manifest)
     assert resumed.returncode == 0
-    assert "confirmed: all" in resumed.stdout
+    assert re.search(rf"; {kept} proved and checked before", resumed.stdout)
+    assert "confirmed: " in resumed.stdout

@@ -345,5 +345,21 @@ def refutation_formula(
     return formula
 
 
+def refutation_comments(spec: Spec, bounds: Sequence[Bound]) -> list[str]:
+    """The comment lines a certificate's formula file opens with: what it refutes
+    and how its variables are numbered."""
+    statement = "; ".join(bound.describe(spec) for bound in bounds) or "no counts"
+    comments = [
+        "chessplace certified formula: the rules, then the bounds, then lex-leader clauses",
+        f"refuted: {statement}",
+        f"variable 1 + army*{spec.squares} + rank*{spec.cols} + file: army on square",
+    ]
+    if ride_lines(spec):
+        comments.append(
+            f"variable {len(spec.armies)}*({spec.squares} + line) + army + 1: line's army"
+        )
+    return comments
+
+
 def _sorted(clause: Clause) -> Clause:
     return tuple(sorted(clause, key=lambda lit: (abs(lit), lit)))

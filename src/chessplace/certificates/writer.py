@@ -29,8 +29,8 @@ from chessplace import __version__
 from chessplace.certificates.cubes import cover_proof, tree_cubes
 from chessplace.certificates.formula import (
     claim_bounds,
+    refutation_comments,
     refutation_formula,
-    ride_lines,
     rule_clauses,
     symmetry_fault,
 )
@@ -236,15 +236,7 @@ def _refute(
     for name in names:
         files[name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
     statement = "; ".join(bound.describe(spec) for bound in bounds) or "no counts"
-    comments = [
-        "chessplace certified formula: the rules, then the bounds, then lex-leader clauses",
-        f"refuted: {statement}",
-        f"variable 1 + army*{spec.squares} + rank*{spec.cols} + file: army on square",
-    ]
-    if ride_lines(spec):
-        comments.append(
-            f"variable {len(spec.armies)}*({spec.squares} + line) + army + 1: line's army"
-        )
+    comments = refutation_comments(spec, bounds)
     files[FORMULA] = _write_text(directory / FORMULA, formula.dimacs(comments))
     files[SYMMETRIES] = _write_json(
         directory / SYMMETRIES, {"permutations": permutations}, indent=None
