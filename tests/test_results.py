@@ -244,22 +244,6 @@ def test_every_published_term_has_a_witness_that_verifies(path: Path) -> None:
         assert value == known(sequence, n)
 
 
-LOWER_FILES = sorted((RESULTS / "a308632").glob("lower-n*.json"))
-
-
-@pytest.mark.parametrize("path", LOWER_FILES, ids=[p.stem for p in LOWER_FILES])
-def test_every_published_lower_bound_has_a_witness_that_verifies(path: Path) -> None:
-    """A stopped run's best armies beside a(n) white (a proof still under way)."""
-    answer = json.loads(path.read_text())
-    n = int(path.stem.removeprefix("lower-n"))
-    white = known("A250000", n)
-    problem = puzzles.peaceable_queens(Board.square(n), white=white)
-    placement = placement_from_data(problem, answer)
-    assert placement.verify() == ()
-    assert placement.army_sizes == (white, answer["objective"])
-    assert answer["status"] == "feasible"
-
-
 def test_a_coarse_cross_check_is_refined_where_it_stopped(tmp_path: Path) -> None:
     """The cubes refuted at 2 lines cover 4 each at 4 lines; one left out is solved
     as its 4 finer cubes. A journal of another formula is refused (exit 2)."""
