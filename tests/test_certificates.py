@@ -152,6 +152,15 @@ def test_a_proof_without_the_empty_clause_is_rejected(
 
 
 @checks_proofs
+def test_a_proof_changed_after_its_hash_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    """Proofs are hashed as they are read for checking, one at a time."""
+    edit_lines(copy / PROOF, lambda ls: ["1 0", *ls])
+    assert f"{PROOF}: SHA-256 differs from the manifest" in rejected(capsys, copy)
+
+
+@checks_proofs
 def test_a_dropped_proof_file_is_rejected(capsys: pytest.CaptureFixture[str], copy: Path) -> None:
     (copy / PROOF).unlink()
     assert f"{PROOF} is missing" in rejected(capsys, copy)

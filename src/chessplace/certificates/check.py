@@ -1,13 +1,15 @@
 """``chessplace check DIR``: accept or reject a certificate, naming what failed.
 
-Trusted side. It reads the manifest's problem and claim, checks every file's
-SHA-256, checks the witness with its own attack rules, confirms that each
-listed permutation is a symmetry, regenerates the refuted formula itself
-(lex-leader clauses included) and compares it with the shipped one, confirms
-that the cubes cover every assignment (a DRUP proof that the negated cubes and
-the rules leave none), and hands each cube's proof with the *regenerated*
-formula and the cube's literals as unit clauses to an independent DRUP
-checker, in worker processes over every core (they die with this process).
+Trusted side. It reads the manifest's problem and claim, checks the SHA-256 of
+every file it reads (as it reads it: a proof is read by the process that checks
+it, so the proofs never need to fit in memory together), checks the witness
+with its own attack rules, confirms that each listed permutation is a symmetry,
+regenerates the refuted formula itself (lex-leader clauses included) and
+compares it with the shipped one, confirms that the cubes cover every
+assignment (a DRUP proof that the negated cubes and the rules leave none), and
+hands each cube's proof with the *regenerated* formula and the cube's literals
+as unit clauses to an independent DRUP checker, in worker processes over every
+core (they die with this process).
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ from chessplace.lifeline import fan_out
 FORMAT = "chessplace-certificate/3"
 MAX_MANIFEST_BYTES = 1 << 26
 MAX_CUBES = 1 << 20
-Job = tuple[list[int], str, bytes]
-"""A cube, its proof's file name and that file's bytes."""
+Job = tuple[list[int], "ListedFile"]
+"""A cube and its proof's file (read by the process that checks it)."""
 MAX_PERMUTATIONS = 1024
 """Symmetries a certificate may list: a board's 8 times the renumberings of its armies
 (written certificates list at most 8 × 4! − 1 = 191, for four equal armies)."""
@@ -94,7 +96,7 @@ def _manifest(directory: Path) -> dict[str, Any]:
 
 
 def _check(directory: Path, manifest: dict[str, Any]) -> str:
-    contents = _hashed_files(directory, manifest.get("files"))
+    contents = _Files(directory, manifest.get("files"))
     try:
         spec = Spec.from_data(manifest.get("problem"))
     except SpecError as error:
@@ -161,40 +163,66 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _hashed_files(directory: Path, files: Any) -> dict[str, bytes]:
-    """Every listed file's bytes, once its SHA-256 matches the manifest."""
-    if not isinstance(files, dict):
-        raise Rejected("manifest: no 'files' with their SHA-256")
-    contents: dict[str, bytes] = {}
-    for name, digest in files.items():
-        if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith("."):
-            raise Rejected(f"manifest: {name!r} is not a file name in the directory")
-        path = directory / name
-        if not path.is_file():
-            raise Rejected(f"{name} is missing")
-        data = path.read_bytes()
-        if hashlib.sha256(data).hexdigest() != digest:
-            raise Rejected(f"{name}: SHA-256 differs from the manifest")
-        contents[name] = data
-    return contents
+class _Files:
+    """The files the manifest lists with their SHA-256. Each is read only when it is
+    used, and its bytes are accepted only when their SHA-256 is the listed one, so
+    that a certificate of gigabytes of proofs is checked one proof at a time."""
+
+    def __init__(self, directory: Path, files: Any) -> None:
+        if not isinstance(files, dict):
+            raise Rejected("manifest: no 'files' with their SHA-256")
+        for name in files:
+            if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith("."):
+                raise Rejected(f"manifest: {name!r} is not a file name in the directory")
+            if not (directory / name).is_file():
+                raise Rejected(f"{name} is missing")
+        self.directory = directory
+        self.digests: dict[str, Any] = files
+
+    def listed(self, entry: Any, key: str, what: str) -> ListedFile:
+        """The file that ``entry[key]`` names, unread."""
+        name = entry.get(key) if isinstance(entry, dict) else None
+        if not isinstance(name, str):
+            raise Rejected(f"manifest: no {what}")
+        if name not in self.digests:
+            raise Rejected(f"{name} ({what}) is not among the hashed files")
+        return ListedFile(name, self.directory / name, str(self.digests[name]))
+
+    def read(self, entry: Any, key: str, what: str) -> bytes:
+        """The bytes of the file that ``entry[key]`` names, once their SHA-256 matches."""
+        listed = self.listed(entry, key, what)
+        try:
+            return listed.read()
+        except ValueError as error:
+            raise Rejected(f"{listed.name}: {error}") from None
 
 
-def _listed(contents: dict[str, bytes], entry: Any, key: str, what: str) -> bytes:
-    name = entry.get(key) if isinstance(entry, dict) else None
-    if not isinstance(name, str):
-        raise Rejected(f"manifest: no {what}")
-    if name not in contents:
-        raise Rejected(f"{name} ({what}) is not among the hashed files")
-    return contents[name]
+@dataclass(frozen=True)
+class ListedFile:
+    """A listed file: its name, path and the SHA-256 the manifest gives it."""
+
+    name: str
+    path: Path
+    digest: str
+
+    def read(self) -> bytes:
+        """Its bytes; ValueError when they are not the listed ones, or unreadable."""
+        try:
+            data = self.path.read_bytes()
+        except OSError as error:
+            raise ValueError(f"cannot be read ({error.strerror})") from None
+        if hashlib.sha256(data).hexdigest() != self.digest:
+            raise ValueError("SHA-256 differs from the manifest")
+        return data
 
 
 def _check_witness(
-    spec: Spec, claim: dict[str, Any], manifest: dict[str, Any], contents: dict[str, bytes]
+    spec: Spec, claim: dict[str, Any], manifest: dict[str, Any], contents: _Files
 ) -> str:
     entry = manifest.get("witness")
     name = entry.get("file") if isinstance(entry, dict) else "witness"
     try:
-        armies = read_witness(spec, json.loads(_listed(contents, entry, "file", "witness")))
+        armies = read_witness(spec, json.loads(contents.read(entry, "file", "witness")))
     except (ValueError, RecursionError) as error:
         raise Rejected(f"witness {name}: {error}") from None
     fault = witness_fault(spec, armies)
@@ -207,13 +235,13 @@ def _check_witness(
 
 
 def _check_refutation(
-    spec: Spec, claim: dict[str, Any], manifest: dict[str, Any], contents: dict[str, bytes]
+    spec: Spec, claim: dict[str, Any], manifest: dict[str, Any], contents: _Files
 ) -> str:
     entry = manifest.get("refutation")
-    shipped = _listed(contents, entry, "formula", "refuted formula")
+    shipped = contents.read(entry, "formula", "refuted formula")
     assert isinstance(entry, dict)
     bounds = claim_bounds(spec, claim)
-    permutations = _permutations(_listed(contents, entry, "symmetries", "symmetries"))
+    permutations = _permutations(contents.read(entry, "symmetries", "symmetries"))
     rules = rule_clauses(spec)
     for number, permutation in enumerate(permutations, 1):
         fault = symmetry_fault(spec, rules, bounds, permutation)
@@ -226,10 +254,7 @@ def _check_refutation(
     cubes = listed_cubes(spec, entry)
     if len(cubes) > 1 or cubes[0][0]:  # one empty cube covers all by itself
         _check_cover(spec, rules, [cube for cube, _ in cubes], entry, contents)
-    jobs = []
-    for cube, proof_entry in cubes:
-        data = _listed(contents, proof_entry, "proof", "proof")
-        jobs.append((cube, str(proof_entry["proof"]), data))
+    jobs = [(cube, contents.listed(proof_entry, "proof", "proof")) for cube, proof_entry in cubes]
     for name, fault in _proof_faults(base, jobs):
         if fault:
             raise Rejected(f"{name}: {fault}")
@@ -266,12 +291,12 @@ def _check_cover(
     rules: Sequence[Clause],
     cubes: list[list[int]],
     entry: dict[str, Any],
-    contents: dict[str, bytes],
+    contents: _Files,
 ) -> None:
     """The cubes cover every assignment of the rules: the rules and the negation of
     every cube are refuted by the cover proof (so each model of the formula lies in
     some cube, whose own proof refutes it)."""
-    data = _listed(contents, entry, "cover", "cover proof")
+    data = contents.read(entry, "cover", "cover proof")
     name = entry["cover"]
     try:
         fault = cover_fault(spec, rules, cubes, unpacked(name, data))
@@ -334,11 +359,11 @@ class CubeFormula:
 
 
 def _cube_fault(base: CubeFormula, job: Job) -> tuple[str, str | None]:
-    cube, name, data = job
+    cube, proof = job
     try:
-        return name, proof_fault(base.with_units(cube), unpacked(name, data))
+        return proof.name, proof_fault(base.with_units(cube), unpacked(proof.name, proof.read()))
     except ValueError as error:
-        return name, str(error)
+        return proof.name, str(error)
 
 
 def _check_in_child(sender: Any, base: CubeFormula, job: Job) -> None:
