@@ -4,18 +4,18 @@
         --workers 2 --journal results/checkpoints/a308632-n12-proofs.jsonl
 
 A certificate cut into hundreds of cubes has gigabytes of proofs (A308632(12):
-842 proofs, 4.7 GB gzipped), too many to keep, and ``chessplace check`` reads
-them all at once. This script needs only the published manifest: the problem,
-the claim and the cubes. From the problem it regenerates the refuted formula
-with the checker's code (each board symmetry confirmed by the checker's test
-before its lex-leader clauses are used) and requires the SHA-256 the manifest
-lists for its formula file; it checks that the cubes cover every assignment
-(the cover proof, checked by dratify); then, for each cube in a child process
-of its own, Glucose 4 refutes the formula with the cube as unit clauses,
-logging a DRUP proof, and dratify checks that proof against the regenerated
-formula at once. The proof is dropped and the cube is journaled (its proof's
-steps, the seconds proving and checking), so a stopped run (Ctrl-C, SIGTERM:
-exit 3) resumes where it was.
+842 proofs, 4.7 GB gzipped), more than a repository keeps, and ``chessplace
+check`` needs them on disk. This script needs only the published manifest: the
+problem, the claim and the cubes. From the problem it regenerates the refuted
+formula with the checker's code (each board symmetry confirmed by the checker's
+test before its lex-leader clauses are used) and requires the SHA-256 the
+manifest lists for its formula file; it checks that the cubes cover every
+assignment (the cover proof, checked by dratify); then, for each cube in a
+child process of its own, Glucose 4 refutes the formula with the cube as unit
+clauses, logging a DRUP proof, and dratify checks that proof against the
+regenerated formula at once. The proof is dropped and the cube is journaled
+(its proof's steps, the seconds proving and checking), so a stopped run
+(Ctrl-C, SIGTERM: exit 3) resumes where it was.
 
 Exit 0 when every cube's proof checks, 1 when one does not (or a cube is
 satisfiable), 2 for bad input, 4 when a child died without an answer (out of
