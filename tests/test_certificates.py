@@ -152,12 +152,21 @@ def test_a_proof_without_the_empty_clause_is_rejected(
 
 
 @checks_proofs
-def test_a_proof_changed_after_its_hash_is_rejected(
+def test_a_proof_that_differs_from_its_hash_is_rejected(
     capsys: pytest.CaptureFixture[str], copy: Path
 ) -> None:
-    """Proofs are hashed as they are read for checking, one at a time."""
     edit_lines(copy / PROOF, lambda ls: ["1 0", *ls])
     assert f"{PROOF}: SHA-256 differs from the manifest" in rejected(capsys, copy)
+
+
+@checks_proofs
+def test_a_file_name_too_long_to_open_is_rejected(
+    capsys: pytest.CaptureFixture[str], copy: Path
+) -> None:
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["files"]["x" * 300] = "0" * 64
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert "cannot be read" in rejected(capsys, copy)
 
 
 @checks_proofs
@@ -369,6 +378,31 @@ def test_cubes_are_certified_and_a_dropped_cube_is_rejected(
     (split_a6 / "manifest.json").write_text(json.dumps(manifest))
     out = rejected(capsys, split_a6)
     assert "cover: cover.drup.gz step" in out and "may leave a gap" in out
+
+
+@checks_proofs
+@pytest.mark.parametrize("cores", [1, 2])
+def test_each_proof_is_hashed_when_it_is_read_for_checking(
+    capsys: pytest.CaptureFixture[str],
+    split_a6: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cores: int,
+) -> None:
+    """A proof changed after the checker listed the files is caught where it is
+    read: in the checker itself on one core, in the proof's child process on two."""
+    from chessplace.certificates import check
+
+    monkeypatch.setattr(check.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    proofs = json.loads((split_a6 / "manifest.json").read_text())["refutation"]["proofs"]
+    victim = proofs[len(proofs) // 2]["proof"]
+    listing = check._Files.__init__
+
+    def list_then_tamper(self: object, directory: Path, files: object) -> None:
+        listing(self, directory, files)  # type: ignore[arg-type]
+        edit_lines(directory / victim, lambda lines: ["1 0", *lines])
+
+    monkeypatch.setattr(check._Files, "__init__", list_then_tamper)
+    assert f"{victim}: SHA-256 differs from the manifest" in rejected(capsys, split_a6)
 
 
 @checks_proofs

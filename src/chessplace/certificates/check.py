@@ -33,7 +33,12 @@ from chessplace.certificates.formula import (
     rule_clauses,
     symmetry_fault,
 )
-from chessplace.certificates.proofcheck import checker_name, proof_fault, unpacked
+from chessplace.certificates.proofcheck import (
+    MAX_PROOF_BYTES,
+    checker_name,
+    proof_fault,
+    unpacked,
+)
 from chessplace.certificates.spec import Spec, SpecError
 from chessplace.certificates.witness import objective, read_witness, witness_fault
 from chessplace.lifeline import fan_out
@@ -41,6 +46,8 @@ from chessplace.lifeline import fan_out
 FORMAT = "chessplace-certificate/3"
 MAX_MANIFEST_BYTES = 1 << 26
 MAX_CUBES = 1 << 20
+MAX_FILE_BYTES = MAX_PROOF_BYTES
+"""The largest file a certificate may hold (a proof gzipped or not; 4 GiB)."""
 Job = tuple[list[int], "ListedFile"]
 """A cube and its proof's file (read by the process that checks it)."""
 MAX_PERMUTATIONS = 1024
@@ -166,7 +173,7 @@ def _is_count(value: Any) -> bool:
 class _Files:
     """The files the manifest lists with their SHA-256. Each is read only when it is
     used, and its bytes are accepted only when their SHA-256 is the listed one, so
-    that a certificate of gigabytes of proofs is checked one proof at a time."""
+    that a certificate of gigabytes of proofs holds one proof per core in memory."""
 
     def __init__(self, directory: Path, files: Any) -> None:
         if not isinstance(files, dict):
@@ -174,7 +181,11 @@ class _Files:
         for name in files:
             if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith("."):
                 raise Rejected(f"manifest: {name!r} is not a file name in the directory")
-            if not (directory / name).is_file():
+            try:
+                present = (directory / name).is_file()
+            except OSError as error:  # a name too long, a directory it may not enter
+                raise Rejected(f"{name[:80]} cannot be read ({error.strerror or error})") from None
+            if not present:
                 raise Rejected(f"{name} is missing")
         self.directory = directory
         self.digests: dict[str, Any] = files
@@ -208,9 +219,12 @@ class ListedFile:
     def read(self) -> bytes:
         """Its bytes; ValueError when they are not the listed ones, or unreadable."""
         try:
-            data = self.path.read_bytes()
+            with self.path.open("rb") as file:
+                data = file.read(MAX_FILE_BYTES + 1)
         except OSError as error:
-            raise ValueError(f"cannot be read ({error.strerror})") from None
+            raise ValueError(f"cannot be read ({error.strerror or error})") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise ValueError(f"is over {MAX_FILE_BYTES:,} bytes")
         if hashlib.sha256(data).hexdigest() != self.digest:
             raise ValueError("SHA-256 differs from the manifest")
         return data
