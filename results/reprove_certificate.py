@@ -52,12 +52,11 @@ from chessplace.certificates.formula import (
     refutation_comments,
     refutation_formula,
     rule_clauses,
-    symmetry_fault,
 )
 from chessplace.certificates.proofcheck import NoProofChecker, checker_name, proof_fault
 from chessplace.certificates.proving import PROOF_SOLVER, drup_steps
 from chessplace.certificates.spec import Spec, SpecError
-from chessplace.certificates.symmetries import symmetry_permutations
+from chessplace.certificates.symmetries import confirmed_symmetries
 from chessplace.journal import Journal, Schema, natural
 from chessplace.lifeline import fan_out
 
@@ -101,7 +100,12 @@ def main() -> int:
     except (ValueError, OSError, ImportError, NoProofChecker) as error:
         print(f"reprove_certificate: {error}", file=sys.stderr)  # also: another run's journal
         return 2
-    spec, statement, formula, cubes = certificate[:4]
+    spec, statement, formula, cubes = (
+        certificate.spec,
+        certificate.statement,
+        certificate.formula,
+        certificate.cubes,
+    )
     before = len(journal.done)
     try:
         fault = cover_fault(spec, rule_clauses(spec), cubes, cover_proof(cubes))
@@ -198,11 +202,7 @@ def _read(path: Path) -> Certificate:
     except (SpecError, Rejected) as error:
         raise BadInput(f"{path}: {error}") from None
     bounds = claim_bounds(spec, claim)
-    rules = rule_clauses(spec)
-    permutations = [
-        p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
-    ]
-    formula = refutation_formula(spec, bounds, permutations)
+    formula = refutation_formula(spec, bounds, confirmed_symmetries(spec, bounds))
     text = formula.dimacs(refutation_comments(spec, bounds)).encode("utf-8")
     if hashlib.sha256(text).hexdigest() != files.get(entry.get("formula")):
         raise BadInput(f"{path}: its formula is not the one regenerated from its problem")

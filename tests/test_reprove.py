@@ -18,11 +18,9 @@ from chessplace.certificates.formula import (
     claim_bounds,
     refutation_comments,
     refutation_formula,
-    rule_clauses,
-    symmetry_fault,
 )
 from chessplace.certificates.spec import Spec
-from chessplace.certificates.symmetries import symmetry_permutations
+from chessplace.certificates.symmetries import confirmed_symmetries
 
 pytest.importorskip("pysat")
 pytest.importorskip("dratify")
@@ -97,11 +95,7 @@ def test_a_claim_past_the_truth_is_rejected(
     wrong["claim"]["value"] = 9  # 10 black fit beside 9 white
     spec = Spec.from_data(wrong["problem"])
     bounds = claim_bounds(spec, wrong["claim"])
-    rules = rule_clauses(spec)
-    symmetries = [
-        p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
-    ]
-    formula = refutation_formula(spec, bounds, symmetries)
+    formula = refutation_formula(spec, bounds, confirmed_symmetries(spec, bounds))
     text = formula.dimacs(refutation_comments(spec, bounds)).encode()
     wrong["files"]["refutation.cnf"] = hashlib.sha256(text).hexdigest()
     rejected = _reprove(tmp_path, wrong)

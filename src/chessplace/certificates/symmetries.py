@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import permutations
 
-from chessplace.certificates.formula import line_var, named_variables, ride_lines
+from chessplace.certificates.formula import (
+    Bound,
+    line_var,
+    named_variables,
+    ride_lines,
+    rule_clauses,
+    symmetry_fault,
+)
 from chessplace.certificates.spec import Spec, Square
 
 
@@ -32,6 +39,16 @@ def _board_maps(rows: int, cols: int) -> list[Callable[[Square], Square]]:
             lambda s: (s[1], n - s[0]),
         ]
     return maps
+
+
+def confirmed_symmetries(spec: Spec, bounds: list[Bound]) -> list[list[int]]:
+    """The permutations of :func:`symmetry_permutations` that the checker's
+    :func:`~chessplace.certificates.formula.symmetry_fault` accepts for these bounds:
+    the ones a certificate's formula takes lex-leader clauses from."""
+    rules = rule_clauses(spec)
+    return [
+        p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
+    ]
 
 
 def symmetry_permutations(spec: Spec) -> list[list[int]]:

@@ -31,12 +31,10 @@ from chessplace.certificates.formula import (
     claim_bounds,
     refutation_comments,
     refutation_formula,
-    rule_clauses,
-    symmetry_fault,
 )
 from chessplace.certificates.proving import PROOF_SOLVER, Job, StoppedProving, prove_all
 from chessplace.certificates.spec import MAX_CERTIFIED_SIDE, ArmySpec, Spec
-from chessplace.certificates.symmetries import symmetry_permutations
+from chessplace.certificates.symmetries import confirmed_symmetries
 from chessplace.control import Control
 from chessplace.jsonio import placement_pieces
 from chessplace.placement import Placement
@@ -214,10 +212,7 @@ def _refute(
     """Write the formula, its proofs (one per cube), the cover proof and the symmetries
     used; the manifest's entry."""
     bounds = claim_bounds(spec, claim)
-    rules = rule_clauses(spec)
-    permutations = [
-        p for p in symmetry_permutations(spec) if symmetry_fault(spec, rules, bounds, p) is None
-    ]
+    permutations = confirmed_symmetries(spec, bounds)
     formula = refutation_formula(spec, bounds, permutations)
     cubes = tree_cubes(problem, spec, _target(spec, claim), control) or [[]]
     names = (
