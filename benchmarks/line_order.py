@@ -79,8 +79,8 @@ def chunks(
     if max(g.board.rows, g.board.cols) <= ROOT_SIDE:
         return [np.zeros(0, dtype=np.int8)], "root"
     done: set[str] = set()
-    recorded = journal is not None and journal.exists()
-    depth = (recorded_depth(journal) if recorded else None) or search.split_depth()
+    recorded = journal if journal is not None and journal.exists() else None
+    depth = (recorded_depth(recorded) if recorded else None) or search.split_depth()
     if recorded:
         header = {
             "rows": g.board.rows,
@@ -88,7 +88,7 @@ def chunks(
             "depth": depth,
             "geometry": geometry_digest(g),
         }
-        book = search_journal(journal, header, g.lines)
+        book = search_journal(recorded, header, g.lines)
         done = set(book.done)
         book.close()
     rows = search.prefixes(depth, target)

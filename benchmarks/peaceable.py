@@ -196,9 +196,9 @@ def _cell(seconds: float | None, limit: float, ran: bool = True) -> str:
 
 
 def plot(rows: list[tuple[int, float | None, float | None, float | None]]) -> None:
-    series = []
+    series: list[tuple[str, list[int], list[float], str]] = []
     for column, label in ((1, "chessplace"), (2, "plain SAT (Kissat)"), (3, "plain CP-SAT")):
-        points = [(row[0], row[column]) for row in rows if row[column] is not None]
+        points = [(row[0], seconds) for row in rows if (seconds := row[column]) is not None]
         series.append((label, [n for n, _ in points], [s for _, s in points], "o-"))
     prob = sorted(PROB_SECONDS.items())
     series.append(("ProB (published)", [n for n, _ in prob], [s for _, s in prob], "x--"))

@@ -47,10 +47,12 @@ from chessplace.certificates.check import (
 )
 from chessplace.certificates.cubes import cover_proof
 from chessplace.certificates.formula import (
+    Clause,
     Formula,
     claim_bounds,
     refutation_comments,
     refutation_formula,
+    refuted_statement,
     rule_clauses,
 )
 from chessplace.certificates.proofcheck import NoProofChecker, checker_name, proof_fault
@@ -206,7 +208,7 @@ def _read(path: Path) -> Certificate:
     text = formula.dimacs(refutation_comments(spec, bounds)).encode("utf-8")
     if hashlib.sha256(text).hexdigest() != files.get(entry.get("formula")):
         raise BadInput(f"{path}: its formula is not the one regenerated from its problem")
-    statement = "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
+    statement = refuted_statement(spec, bounds)
     steps = [proof.get("steps") for _, proof in listed]
     return Certificate(
         spec,
@@ -232,7 +234,7 @@ def _key(number: int, cubes: int) -> str:
 
 def _prove_and_check(
     base: CubeFormula,
-    clauses: list[list[int]],
+    clauses: list[Clause],
     todo: list[tuple[str, list[int]]],
     journal: Journal,
     args: argparse.Namespace,
@@ -274,7 +276,7 @@ def _stop(signum: int, frame: object) -> None:
     _STOP["asked"] = True
 
 
-def _child(sender: Any, base: CubeFormula, clauses: list[list[int]], cube: list[int]) -> None:
+def _child(sender: Any, base: CubeFormula, clauses: list[Clause], cube: list[int]) -> None:
     """In a child process: refute the cube, check the proof, send what happened (with
     the CPU seconds of each)."""
     started = time.process_time()

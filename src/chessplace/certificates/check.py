@@ -30,6 +30,7 @@ from chessplace.certificates.formula import (
     claim_bounds,
     named_variables,
     refutation_formula,
+    refuted_statement,
     rule_clauses,
     symmetry_fault,
 )
@@ -272,7 +273,7 @@ def _check_refutation(
     for name, fault in _proof_faults(base, jobs):
         if fault:
             raise Rejected(f"{name}: {fault}")
-    statement = "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
+    statement = refuted_statement(spec, bounds)
     split = f", {len(cubes):,} cubes covering all" if len(cubes) > 1 else ""
     return (
         f"refuted: {statement} ({len(formula.clauses):,} clauses, "

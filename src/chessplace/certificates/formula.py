@@ -34,7 +34,7 @@ then refuted by unit propagation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chessplace.certificates.spec import Spec, parse_moves
@@ -162,7 +162,7 @@ def rule_clauses(spec: Spec) -> list[Clause]:
     return sorted(clauses)
 
 
-def claim_bounds(spec: Spec, claim: dict[str, object]) -> list[Bound]:
+def claim_bounds(spec: Spec, claim: Mapping[str, object]) -> list[Bound]:
     """The bounds that, with the rules, are refuted to prove ``claim``.
 
     ``infeasible``: each army's own bounds. ``optimum`` v: each army's own
@@ -345,13 +345,17 @@ def refutation_formula(
     return formula
 
 
+def refuted_statement(spec: Spec, bounds: Sequence[Bound]) -> str:
+    """What a formula with these bounds refutes, in words."""
+    return "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
+
+
 def refutation_comments(spec: Spec, bounds: Sequence[Bound]) -> list[str]:
     """The comment lines a certificate's formula file opens with: what it refutes
     and how its variables are numbered."""
-    statement = "; ".join(bound.describe(spec) for bound in bounds) or "no counts"
     comments = [
         "chessplace certified formula: the rules, then the bounds, then lex-leader clauses",
-        f"refuted: {statement}",
+        f"refuted: {refuted_statement(spec, bounds)}",
         f"variable 1 + army*{spec.squares} + rank*{spec.cols} + file: army on square",
     ]
     if ride_lines(spec):

@@ -31,6 +31,7 @@ from chessplace.certificates.formula import (
     claim_bounds,
     refutation_comments,
     refutation_formula,
+    refuted_statement,
 )
 from chessplace.certificates.proving import PROOF_SOLVER, Job, StoppedProving, prove_all
 from chessplace.certificates.spec import MAX_CERTIFIED_SIDE, ArmySpec, Spec
@@ -230,7 +231,7 @@ def _refute(
     seconds = time.perf_counter() - started
     for name in names:
         files[name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
-    statement = "; ".join(bound.describe(spec) for bound in bounds) or "no counts"
+    statement = refuted_statement(spec, bounds)
     comments = refutation_comments(spec, bounds)
     files[FORMULA] = _write_text(directory / FORMULA, formula.dimacs(comments))
     files[SYMMETRIES] = _write_json(
