@@ -42,11 +42,11 @@ import hashlib
 import itertools
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from cube_solving import Refuted, covers, refuted_schema, run_script, solved
-from tree_cut import SPLIT_STEP, TreeCut
+from cube_solving import Refuted, covers, refuted_schema, run_script
+from splitting import OVER, Refuting, word_check
+from tree_cut import TreeCut
 
 from chessplace import Board, puzzles, square_name
 from chessplace.journal import Journal, recorded_header
@@ -87,21 +87,6 @@ def _coarser(path: Path, header: dict[str, object], fine: int) -> dict[str, Refu
     return dict(coarse.done)
 
 
-OVER = "+"
-"""Marks a journal key as a cube that went over its conflict budget (and was split)."""
-
-
-def _word_check(longest: int) -> Callable[[str], bool]:
-    """Whether a journal key is a cube's word (1 to ``longest`` colours), or one marked
-    :data:`OVER`."""
-
-    def valid(key: str) -> bool:
-        word = key.removesuffix(OVER)
-        return 0 < len(word) <= longest and set(word) <= {"0", "1"}
-
-    return valid
-
-
 def _print_model(formula: LineFormula, problem: Problem, word: str, model: list[int]) -> None:
     """A placement past the claim, found in cube ``word``, checked and shown."""
     found = formula.decode(model)
@@ -123,7 +108,7 @@ def main() -> int:
     clauses = formula.clauses
     header = _header(args, clauses, len(cubes), cut)
     keys = {_key(cube) for cube in cubes}
-    valid = keys.__contains__ if cut is None else _word_check(cut.deepest)
+    valid = keys.__contains__ if cut is None else word_check(cut.deepest)
     try:
         coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
         journal = Journal(args.journal, header, refuted_schema(valid))
@@ -147,9 +132,18 @@ def main() -> int:
         + (f" ({len(covered):,} by {args.refine})" if args.refine else ""),
         flush=True,
     )
-    refuting = _Refuting(args, formula, problem, cut, journal, done)
+    refuting = Refuting(
+        formula.clauses,
+        cut,
+        journal,
+        done,
+        lambda word, model: _print_model(formula, problem, word, model),
+        args.workers,
+        args.split_conflicts,
+        args.split_pending,
+    )
     try:
-        found = refuting.run([_key(cube) for cube in cubes], cubes)
+        found = refuting.run([_key(cube) for cube in cubes], cubes, args.tree_depth or 0)
     except KeyboardInterrupt:
         share = f"{len(done):,}/{len(cubes):,}" if cut is None else f"{len(done):,}"
         print(f"stopped: {share} cubes refuted, kept in {args.journal}")
@@ -240,78 +234,6 @@ def _header(
     if cut is not None:
         header["tree depth"] = args.tree_depth
     return header
-
-
-class _Refuting:
-    """Solves the cubes not refuted yet, level by level: along a tree, a cube over its
-    conflict budget (or pending, with ``--split-pending``) is split deeper; ``used``
-    collects the refuted words that cover every colouring."""
-
-    def __init__(
-        self,
-        args: argparse.Namespace,
-        formula: LineFormula,
-        problem: Problem,
-        cut: TreeCut | None,
-        journal: Journal,
-        done: dict[str, Refuted],
-    ) -> None:
-        self.args, self.formula, self.problem, self.cut = args, formula, problem, cut
-        self.journal, self.done = journal, done
-        self.over = {key[:-1] for key in journal.done if key.endswith(OVER)}  # split before
-        self.whole: set[str] = set()  # words the tree cannot split further: no budget
-        self.used: list[str] = []
-
-    def run(self, words: list[str], cubes: list[tuple[int, ...]]) -> bool:
-        """Refute every word, or split it; True when a placement past the claim was found."""
-        line_cubes = dict(zip(words, cubes, strict=True))
-        cut, args = self.cut, self.args
-        depth = args.tree_depth or 0
-        while words:
-            pending: dict[int | None, list[tuple[int, ...]]] = {}
-            split = []
-            for word in words:
-                if word in self.done:
-                    self.used.append(word)
-                elif word not in self.whole and (
-                    word in self.over or (args.split_pending and depth == args.tree_depth)
-                ):
-                    split.append(word)  # split by an earlier run, or asked to be
-                else:
-                    deep = cut is None or word in self.whole or depth == cut.deepest
-                    budget = None if deep else args.split_conflicts
-                    cube = cut.cube(word) if cut else line_cubes[word]
-                    pending.setdefault(budget, []).append(cube)
-            for budget, batch in pending.items():
-                if self._solve(batch, budget, split):
-                    return True
-            words = []
-            for word in split:
-                assert cut is not None  # only a tree's cubes are split
-                children = cut.children(word, depth)
-                words += children or [word]
-                self.whole.update(() if children else (word,))
-            depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth
-        return False
-
-    def _solve(self, batch: list[tuple[int, ...]], budget: int | None, split: list[str]) -> bool:
-        """Solve one batch; words over the budget join ``split``. True on a model."""
-        for result in solved(self.formula.clauses, batch, self.args.workers, budget):
-            word = _key(result.cube)
-            if result.model is not None:
-                _print_model(self.formula, self.problem, word, result.model)
-                return True
-            if not result.decided:  # kept, so that a resumed run splits it at once
-                self.journal.record(word + OVER, result.seconds)
-                split.append(word)
-                print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
-                continue
-            self.journal.record(word, result.seconds)
-            self.done[word] = Refuted(result.seconds)
-            self.used.append(word)
-            if len(self.done) % 20 == 0 or result.seconds > 60:
-                print(f"{len(self.done):,} cubes unsatisfiable", flush=True)
-        return False
 
 
 if __name__ == "__main__":

@@ -25,6 +25,13 @@ them with the line engine). This script shares nothing with that engine:
    CaDiCaL, one process per core. Every cube must be unsatisfiable; a model
    would be a missing placement, and is printed.
 
+Along the tree, ``--split-conflicts C`` splits a cube CaDiCaL has not decided
+within C conflicts into the tree's leaves 4 labels deeper that extend it (down
+to every rank and file, where no budget is set), and ``--split-pending``
+splits every cube of the cut not refuted yet at once, untried; the refuted
+cubes must then cover every labelling of the cut lines (checked), as in
+``crosscheck_bound.py``.
+
 With ``--journal FILE`` each refuted cube is written to a checkpoint journal (its
 header pins the formula, blocked classes included, by a hash of its clauses),
 so a run stopped by Ctrl-C or SIGTERM (exit 3) resumes where it was.
@@ -44,7 +51,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cube_solving import Refuted, covers, refuted_schema, run_script, solved
+from cube_solving import covers, refuted_schema, run_script
+from splitting import OVER, SPLIT_STEP, Refuting, word_check
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
@@ -56,6 +64,7 @@ from chessplace.certificates.formula import (
     rule_clauses,
     symmetry_fault,
 )
+from chessplace.certificates.spec import Spec
 from chessplace.certificates.symmetries import symmetry_permutations
 from chessplace.certificates.writer import spec_of
 from chessplace.control import Control
@@ -72,7 +81,26 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--journal", type=Path, help="refuted cubes, so that a stopped run resumes")
+    parser.add_argument(
+        "--split-conflicts",
+        type=int,
+        help="with --tree-depth: a cube past this many conflicts is split deeper",
+    )
+    parser.add_argument(
+        "--split-pending",
+        action="store_true",
+        help="with --tree-depth: split the cubes not yet refuted at once, untried",
+    )
     args = parser.parse_args()
+    if args.tree_depth is None and (args.split_conflicts is not None or args.split_pending):
+        print("crosscheck_optima: cubes split along the tree: give --tree-depth", file=sys.stderr)
+        return 2
+    if args.split_conflicts is not None and args.split_conflicts < 1:
+        print(
+            "crosscheck_optima: --split-conflicts is a positive number of conflicts",
+            file=sys.stderr,
+        )
+        return 2
     data = json.loads(args.classes.read_text())
     n, m = int(data["n"]), int(data["m"])
     problem = puzzles.peaceable_queens(Board.square(n)).with_counts(exactly=m)
@@ -105,6 +133,7 @@ def main() -> int:
     formula = refutation_formula(spec, bounds, kept)
     clauses = [*formula.clauses, *sorted(tuple(-v for v in sorted(p)) for p in orbits)]
     order = lex_order(spec)  # each line's label variables (army 0, army 1), line by line
+    cut = None
     if args.tree_depth is None:
         labels = order[: 2 * args.cube_lines : 2]
         cubes = [
@@ -113,10 +142,13 @@ def main() -> int:
         ]
     else:
         if not 1 <= args.tree_depth <= 2 * n:
-            print(f"crosscheck_optima: --tree-depth is 1 to {2 * n} rank and file labels")
+            print(
+                f"crosscheck_optima: --tree-depth is 1 to {2 * n} rank and file labels",
+                file=sys.stderr,
+            )
             return 2
-        free = puzzles.peaceable_queens(Board.square(n))
-        cubes = [tuple(c) for c in tree_cubes(free, spec, m, Control(), args.tree_depth)]
+        cut = EngineCut(spec, m, order)
+        cubes = [cut.cube(word) for word in cut.leaves(args.tree_depth)]
         if not partition(cubes, order):
             print("rejected: the engine's cubes do not partition the labellings")
             return 1
@@ -127,59 +159,62 @@ def main() -> int:
     header |= {"tree depth": args.tree_depth} if args.tree_depth is not None else {}
     try:
         journal = (
-            Journal(args.journal, header, refuted_schema(set(words).__contains__))
+            Journal(
+                args.journal,
+                header,
+                refuted_schema(word_check(cut.deepest) if cut else set(words).__contains__),
+            )
             if args.journal
             else None
         )
     except ValueError as error:  # another run's journal, a foreign file, or in use
         print(f"crosscheck_optima: {error}", file=sys.stderr)
         return 2
-    done = dict(journal.done) if journal else {}
-    pending = [cube for cube, word in zip(cubes, words, strict=True) if word not in done]
-    word_of = dict(zip(cubes, words, strict=True))
+    done = {k: v for k, v in journal.done.items() if not k.endswith(OVER)} if journal else {}
     print(
         f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes, "
-        f"{len(done):,} refuted before",
+        f"{sum(word in done for word in words):,} refuted before",
         flush=True,
     )
-    slowest = max((record.seconds for record in done.values()), default=0.0)
+
+    def missing(word: str, model: list[int]) -> None:
+        true = set(v for v in model if v > 0)
+        squares = [spec.square_of(s) for s in range(spec.squares)]
+        armies = [[q for q in squares if spec.var(a, q) in true] for a in (0, 1)]
+        print(f"REFUTED: cube {word} holds a placement not listed: {armies}")
+
+    refuting = Refuting(
+        clauses,
+        cut,
+        journal,
+        done,
+        missing,
+        args.workers,
+        args.split_conflicts,
+        args.split_pending,
+    )
     try:
-        for count, (cube, model, seconds, _) in enumerate(
-            solved(clauses, pending, args.workers), 1
-        ):
-            slowest = max(slowest, seconds)
-            if model is not None:
-                true = set(v for v in model if v > 0)
-                missing = [
-                    [
-                        spec.square_of(s)
-                        for s in range(spec.squares)
-                        if spec.var(a, spec.square_of(s)) in true
-                    ]
-                    for a in (0, 1)
-                ]
-                print(f"REFUTED: cube {cube} holds a placement not listed: {missing}")
-                return 1
-            if journal:
-                journal.record(word_of[cube], seconds)
-            done[word_of[cube]] = Refuted(seconds)
-            if count % max(1, len(pending) // 20) == 0:
-                print(f"{len(done):,}/{len(cubes):,} cubes unsatisfiable", flush=True)
+        if refuting.run(words, cubes, args.tree_depth or 0):
+            return 1
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are gone with the pool
         if journal is None:
             print("stopped: no --journal was given, so the next run starts from the start")
         else:
-            print(f"stopped: {len(done):,}/{len(cubes):,} cubes refuted, kept in {args.journal}")
+            print(f"stopped: {len(done):,} cubes refuted, kept in {args.journal}")
         return 3
     finally:
         if journal:
             journal.close()
+    if not covers(refuting.used):
+        print("rejected: the refuted cubes do not cover every labelling of the cut lines")
+        return 1
+    slowest = max((done[word].seconds for word in refuting.used), default=0.0)
     elapsed = time.perf_counter() - started
     spent = sum(record.seconds for record in done.values())
     print(
         f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "
-        f"classes, {len(orbits):,} placements, no other ({len(cubes):,} cubes, slowest "
+        f"classes, {len(orbits):,} placements, no other ({len(refuting.used):,} cubes, slowest "
         f"{slowest:.1f} s, {spent:.0f} CPU-s in the cubes, {elapsed:.0f} s this run)"
     )
     return 0
@@ -191,6 +226,40 @@ def _digest(clauses: Sequence[Sequence[int]]) -> str:
     for clause in clauses:
         digest.update(" ".join(map(str, clause)).encode() + b"\n")
     return digest.hexdigest()
+
+
+class EngineCut:
+    """The line engine's tree for m of each on the free square board, its leaves as
+    words on the lines of ``order`` (the formula's label variables, line by line)."""
+
+    def __init__(self, spec: Spec, m: int, order: list[int]) -> None:
+        self.spec, self.m, self.order = spec, m, order
+        self.deepest = spec.rows + spec.cols
+        self._trees: dict[int, list[str]] = {}
+
+    def leaves(self, depth: int) -> list[str]:
+        """The words of the tree's leaves down to ``depth`` labels."""
+        if depth not in self._trees:
+            free = puzzles.peaceable_queens(Board.square(self.spec.rows))
+            cubes = [tuple(c) for c in tree_cubes(free, self.spec, self.m, Control(), depth)]
+            words = words_of(cubes, self.order)
+            assert words is not None  # the tree labels the lines of ``order``
+            self._trees[depth] = words
+        return self._trees[depth]
+
+    def cube(self, word: str) -> tuple[int, ...]:
+        """The label literals of a word: each line's army 0 label, or army 1's."""
+        return tuple(self.order[2 * p + (c == "0")] for p, c in enumerate(word))
+
+    def children(self, word: str, depth: int) -> list[str]:
+        """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend
+        ``word`` (none when the tree ends at ``word`` or ``depth`` is the deepest)."""
+        deeper = min(depth + SPLIT_STEP, self.deepest)
+        if deeper == depth:
+            return []
+        return [
+            leaf for leaf in self.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)
+        ]
 
 
 def words_of(cubes: list[tuple[int, ...]], order: list[int]) -> list[str] | None:

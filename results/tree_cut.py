@@ -11,14 +11,12 @@ cut: the caller checks that the words it refutes cover every colouring.
 
 from __future__ import annotations
 
+from splitting import SPLIT_STEP
+
 from chessplace.certificates.cubes import tree_leaves
 from chessplace.control import Control
 from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.problem import Problem
-
-SPLIT_STEP = 4
-"""Labels added when a cube is split (a refuted t(13) cube of 602 s at 16 labels split
-into 14 cubes at 20, about 300 s in all on shared cores)."""
 
 
 class TreeCut:

@@ -77,6 +77,55 @@ def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(
     assert other.returncode == 2 and "crosscheck_optima:" in other.stderr  # another formula
 
 
+def test_the_count_cross_check_splits_hard_cubes_along_the_tree(tmp_path: Path) -> None:
+    """Every cube of 6×6's tree at 4 labels past one conflict is split deeper: the
+    pieces confirm the complete list, a resumed run splits the marked cubes at once,
+    and with one class left out a piece still holds the missing placement."""
+    listing = tmp_path / "n6.json"
+    assert _run(str(RESULTS / "optima.py"), "6", "-o", str(listing)).returncode == 0
+    script = str(RESULTS / "crosscheck_optima.py")
+    journal = tmp_path / "split.jsonl"
+    split = ["--tree-depth", "4", "--split-conflicts", "1", "--workers", "2"]
+    confirmed = _run(script, str(listing), *split, "--journal", str(journal))
+    assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
+    assert "split deeper" in confirmed.stdout
+    records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
+    keys = [key for key in records if not key.endswith("+")]  # "+": over budget, split
+    assert max(map(len, keys)) > 4 and len(keys) < len(records)
+    again = _run(script, str(listing), *split, "--journal", str(journal))
+    assert again.returncode == 0 and "split deeper" not in again.stdout, again.stdout
+    assert f"{len(keys):,} cubes, slowest" in again.stdout, again.stdout
+    data = json.loads(listing.read_text())
+    data["classes"] = data["classes"][1:]
+    listing.write_text(json.dumps(data))
+    refuted = _run(script, str(listing), *split, "--split-pending")
+    assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--tree-depth", "0"], "--tree-depth is 1 to 12"),
+        (["--tree-depth", "13"], "--tree-depth is 1 to 12"),
+        (["--split-conflicts", "10"], "give --tree-depth"),
+        (["--split-pending"], "give --tree-depth"),
+        (["--tree-depth", "4", "--split-conflicts", "0"], "positive number"),
+        (["--tree-depth", "4", "--split-conflicts", "-5"], "positive number"),
+    ],
+)
+def test_the_count_cross_check_refuses_bad_options(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    listing = tmp_path / "n6.json"
+    assert _run(str(RESULTS / "optima.py"), "6", "-o", str(listing)).returncode == 0
+    journal = tmp_path / "j.jsonl"
+    refused = _run(
+        str(RESULTS / "crosscheck_optima.py"), str(listing), "--journal", str(journal), *extra
+    )
+    assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+    assert not journal.exists()
+
+
 def test_the_tree_cubes_are_checked_to_partition_the_labellings() -> None:
     sys.path.insert(0, str(RESULTS))
     try:

@@ -1,0 +1,132 @@
+"""Refuting cubes cut along the line engine's tree, splitting the hard ones deeper.
+
+A cube is a word: its labels ("1" white, "0" black) on the lines the engine labels
+first, in its order. A cube CaDiCaL has not decided within the conflict budget is
+journaled with :data:`OVER` and split into the tree's leaves some labels deeper that
+extend it (so a resumed run splits it at once), down to the deepest level, where no
+budget is set. The caller checks that the words refuted (``used``) cover every
+labelling: the tree only proposes the cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from cube_solving import Refuted, solved
+
+from chessplace.journal import Journal
+
+OVER = "+"
+"""Marks a journal key as a cube that went over its conflict budget (and was split)."""
+
+
+class Cut(Protocol):
+    """Where the cubes come from: a word's literals, and the leaves that split it."""
+
+    deepest: int
+
+    def cube(self, word: str) -> tuple[int, ...]: ...
+
+    def children(self, word: str, depth: int) -> list[str]: ...
+
+
+def word_check(longest: int) -> Callable[[str], bool]:
+    """Whether a journal key is a cube's word (1 to ``longest`` labels), or one marked
+    :data:`OVER`."""
+
+    def valid(key: str) -> bool:
+        word = key.removesuffix(OVER)
+        return 0 < len(word) <= longest and set(word) <= {"0", "1"}
+
+    return valid
+
+
+class Refuting:
+    """Solves the cubes not refuted yet, level by level: along a tree (``cut``), a cube
+    over ``split_conflicts`` (or pending at the first level, with ``split_pending``) is
+    split deeper; ``used`` collects the refuted words that cover every labelling.
+    ``found(word, model)`` reports a model; the run then ends. Without a journal nothing
+    is kept."""
+
+    def __init__(
+        self,
+        clauses: Sequence[Sequence[int]],
+        cut: Cut | None,
+        journal: Journal | None,
+        done: dict[str, Refuted],
+        found: Callable[[str, list[int]], None],
+        workers: int,
+        split_conflicts: int | None = None,
+        split_pending: bool = False,
+    ) -> None:
+        self.clauses, self.cut, self.journal, self.done = clauses, cut, journal, done
+        self.found, self.workers = found, workers
+        self.split_conflicts, self.split_pending = split_conflicts, split_pending
+        recorded = journal.done if journal else {}
+        self.over = {key[:-1] for key in recorded if key.endswith(OVER)}  # split before
+        self.whole: set[str] = set()  # words the tree cannot split further: no budget
+        self.used: list[str] = []
+
+    def run(self, words: list[str], cubes: list[tuple[int, ...]], depth: int) -> bool:
+        """Refute every word (the cut's words at ``depth`` labels, or with no cut the
+        given cubes), or split it; True when a model was found."""
+        line_cubes = dict(zip(words, cubes, strict=True))
+        cut, first = self.cut, depth
+        while words:
+            pending: dict[int | None, dict[tuple[int, ...], str]] = {}
+            split = []
+            for word in words:
+                if word in self.done:
+                    self.used.append(word)
+                elif word not in self.whole and (
+                    word in self.over or (self.split_pending and depth == first)
+                ):
+                    split.append(word)  # split by an earlier run, or asked to be
+                else:
+                    deep = cut is None or word in self.whole or depth == cut.deepest
+                    budget = None if deep else self.split_conflicts
+                    cube = cut.cube(word) if cut else line_cubes[word]
+                    pending.setdefault(budget, {})[cube] = word
+            for budget, batch in pending.items():
+                if self._solve(batch, budget, split):
+                    return True
+            words = []
+            for word in split:
+                assert cut is not None  # only a tree's cubes are split
+                children = cut.children(word, depth)
+                words += children or [word]
+                self.whole.update(() if children else (word,))
+            depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth
+        return False
+
+    def _solve(
+        self, batch: dict[tuple[int, ...], str], budget: int | None, split: list[str]
+    ) -> bool:
+        """Solve one batch (each cube with its word); words over the budget join
+        ``split``. True on a model."""
+        for result in solved(self.clauses, list(batch), self.workers, budget):
+            word = batch[result.cube]
+            if result.model is not None:
+                self.found(word, result.model)
+                return True
+            if not result.decided:  # kept, so that a resumed run splits it at once
+                self._record(word + OVER, result.seconds)
+                split.append(word)
+                print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
+                continue
+            self._record(word, result.seconds)
+            self.done[word] = Refuted(result.seconds)
+            self.used.append(word)
+            if len(self.done) % 20 == 0 or result.seconds > 60:
+                print(f"{len(self.done):,} cubes unsatisfiable", flush=True)
+        return False
+
+    def _record(self, key: str, seconds: float) -> None:
+        if self.journal is not None:
+            self.journal.record(key, seconds)
+
+
+SPLIT_STEP = 4
+"""Labels added when a cube is split (a refuted t(13) cube of 602 s at 16 labels split
+into 14 cubes at 20, about 300 s in all on shared cores)."""
