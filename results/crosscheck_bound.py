@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 from cube_solving import Refuted, covers, refuted_schema, run_script
-from splitting import OVER, Refuting, word_check
+from splitting import OVER, Refuting, add_split_options, split_options_fault, word_check
 from tree_cut import TreeCut
 
 from chessplace import Board, puzzles, square_name
@@ -178,16 +178,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
     )
-    parser.add_argument(
-        "--split-conflicts",
-        type=int,
-        help="with --tree-depth: a cube past this many conflicts is split deeper",
-    )
-    parser.add_argument(
-        "--split-pending",
-        action="store_true",
-        help="with --tree-depth: split the cubes not yet refuted at once, untried",
-    )
+    add_split_options(parser)
     return parser.parse_args()
 
 
@@ -196,9 +187,10 @@ def _cubes(
 ) -> tuple[LineFormula, list[tuple[int, ...]], TreeCut | None]:
     """The formula, its first cubes and the tree cut they come from (``None`` for the
     sign patterns of the first line colours); ``ValueError`` for options that clash."""
+    fault = split_options_fault(args)
+    if fault:
+        raise ValueError(fault)
     if args.tree_depth is None:
-        if args.split_conflicts is not None or args.split_pending:
-            raise ValueError("cubes split along the tree: give --tree-depth")
         formula = LineFormula(problem, DEFAULT_ENCODING)
         first = 1 if problem.swappable_armies else 0
         lines = range(first, min(len(formula.model.lines), first + args.cube_lines))
@@ -210,8 +202,6 @@ def _cubes(
         return formula, cubes, None
     if args.refine is not None:
         raise ValueError("--refine splits cubes by line colours, not along the tree")
-    if args.split_conflicts is not None and args.split_conflicts < 1:
-        raise ValueError("--split-conflicts is a positive number of conflicts")
     cut = TreeCut(problem, args.optimum + 1, args.tree_depth)
     return cut.formula, [cut.cube(word) for word in cut.leaves(args.tree_depth)], cut
 

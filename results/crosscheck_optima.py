@@ -52,7 +52,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cube_solving import covers, refuted_schema, run_script
-from splitting import OVER, SPLIT_STEP, Refuting, word_check
+from splitting import (
+    OVER,
+    SPLIT_STEP,
+    Refuting,
+    add_split_options,
+    split_options_fault,
+    word_check,
+)
 
 from chessplace import Board, puzzles
 from chessplace.board import parse_square
@@ -81,25 +88,11 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--journal", type=Path, help="refuted cubes, so that a stopped run resumes")
-    parser.add_argument(
-        "--split-conflicts",
-        type=int,
-        help="with --tree-depth: a cube past this many conflicts is split deeper",
-    )
-    parser.add_argument(
-        "--split-pending",
-        action="store_true",
-        help="with --tree-depth: split the cubes not yet refuted at once, untried",
-    )
+    add_split_options(parser)
     args = parser.parse_args()
-    if args.tree_depth is None and (args.split_conflicts is not None or args.split_pending):
-        print("crosscheck_optima: cubes split along the tree: give --tree-depth", file=sys.stderr)
-        return 2
-    if args.split_conflicts is not None and args.split_conflicts < 1:
-        print(
-            "crosscheck_optima: --split-conflicts is a positive number of conflicts",
-            file=sys.stderr,
-        )
+    fault = split_options_fault(args)
+    if fault:
+        print(f"crosscheck_optima: {fault}", file=sys.stderr)
         return 2
     data = json.loads(args.classes.read_text())
     n, m = int(data["n"]), int(data["m"])

@@ -10,6 +10,7 @@ labelling: the tree only proposes the cut.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -29,6 +30,29 @@ class Cut(Protocol):
     def cube(self, word: str) -> tuple[int, ...]: ...
 
     def children(self, word: str, depth: int) -> list[str]: ...
+
+
+def add_split_options(parser: argparse.ArgumentParser) -> None:
+    """The options that split hard cubes along the tree."""
+    parser.add_argument(
+        "--split-conflicts",
+        type=int,
+        help="with --tree-depth: a cube past this many conflicts is split deeper",
+    )
+    parser.add_argument(
+        "--split-pending",
+        action="store_true",
+        help="with --tree-depth: split the cubes not yet refuted at once, untried",
+    )
+
+
+def split_options_fault(args: argparse.Namespace) -> str | None:
+    """What is wrong with the splitting options (``None``: nothing)."""
+    if args.tree_depth is None and (args.split_conflicts is not None or args.split_pending):
+        return "cubes split along the tree: give --tree-depth"
+    if args.split_conflicts is not None and args.split_conflicts < 1:
+        return "--split-conflicts is a positive number of conflicts"
+    return None
 
 
 def word_check(longest: int) -> Callable[[str], bool]:
