@@ -50,9 +50,15 @@ def split_options_fault(args: argparse.Namespace) -> str | None:
     """What is wrong with the splitting options (``None``: nothing)."""
     if args.tree_depth is None and (args.split_conflicts is not None or args.split_pending):
         return "cubes split along the tree: give --tree-depth"
-    if args.split_conflicts is not None and args.split_conflicts < 1:
-        return "--split-conflicts is a positive number of conflicts"
+    if args.split_conflicts is not None and not 1 <= args.split_conflicts <= MOST_CONFLICTS:
+        return f"--split-conflicts is a positive number of conflicts, at most {MOST_CONFLICTS:,}"
+    if args.workers < 1:
+        return "--workers is at least 1"
     return None
+
+
+MOST_CONFLICTS = 2**31 - 1
+"""The largest budget CaDiCaL takes through PySAT (a C int: more wraps round)."""
 
 
 def word_check(longest: int) -> Callable[[str], bool]:

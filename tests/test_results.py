@@ -111,6 +111,8 @@ def test_the_count_cross_check_splits_hard_cubes_along_the_tree(tmp_path: Path) 
         (["--split-pending"], "give --tree-depth"),
         (["--tree-depth", "4", "--split-conflicts", "0"], "positive number"),
         (["--tree-depth", "4", "--split-conflicts", "-5"], "positive number"),
+        (["--tree-depth", "4", "--split-conflicts", str(2**32)], "positive number"),
+        (["--workers", "0"], "--workers is at least 1"),
     ],
 )
 def test_the_count_cross_check_refuses_bad_options(
