@@ -54,7 +54,6 @@ from pathlib import Path
 from cube_solving import covers, refuted_schema, run_script
 from splitting import (
     OVER,
-    SPLIT_STEP,
     Refuting,
     add_split_options,
     split_options_fault,
@@ -141,10 +140,10 @@ def main() -> int:
             )
             return 2
         cut = EngineCut(spec, m, order)
-        cubes = [cut.cube(word) for word in cut.leaves(args.tree_depth)]
-        if not partition(cubes, order):
+        if not covers(cut.leaves(args.tree_depth)):
             print("rejected: the engine's cubes do not partition the labellings")
             return 1
+        cubes = [cut.cube(word) for word in cut.leaves(args.tree_depth)]
     words = words_of(cubes, order)
     assert words is not None  # both cuts label the lines of ``order``
     header = {"n": n, "m": m, "cubes": len(cubes), "formula": _digest(clauses)}
@@ -243,16 +242,6 @@ class EngineCut:
     def cube(self, word: str) -> tuple[int, ...]:
         """The label literals of a word: each line's army 0 label, or army 1's."""
         return tuple(self.order[2 * p + (c == "0")] for p, c in enumerate(word))
-
-    def children(self, word: str, depth: int) -> list[str]:
-        """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend
-        ``word`` (none when the tree ends at ``word`` or ``depth`` is the deepest)."""
-        deeper = min(depth + SPLIT_STEP, self.deepest)
-        if deeper == depth:
-            return []
-        return [
-            leaf for leaf in self.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)
-        ]
 
 
 def words_of(cubes: list[tuple[int, ...]], order: list[int]) -> list[str] | None:

@@ -21,15 +21,32 @@ from chessplace.journal import Journal
 OVER = "+"
 """Marks a journal key as a cube that went over its conflict budget (and was split)."""
 
+SPLIT_STEP = 4
+"""Labels added when a cube is split (a refuted t(13) cube of 602 s at 16 labels split
+into 14 cubes at 20, about 300 s in all on shared cores)."""
+
+MOST_CONFLICTS = 2**31 - 1
+"""The largest budget CaDiCaL takes through PySAT (a C int: more wraps round)."""
+
 
 class Cut(Protocol):
-    """Where the cubes come from: a word's literals, and the leaves that split it."""
+    """Where the cubes come from: a word's literals, and the tree's leaves down to a
+    depth (``deepest``: every rank and file)."""
 
     deepest: int
 
     def cube(self, word: str) -> tuple[int, ...]: ...
 
-    def children(self, word: str, depth: int) -> list[str]: ...
+    def leaves(self, depth: int) -> list[str]: ...
+
+
+def children(cut: Cut, word: str, depth: int) -> list[str]:
+    """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend ``word``
+    (none when the tree ends at ``word`` or ``depth`` is the deepest)."""
+    deeper = min(depth + SPLIT_STEP, cut.deepest)
+    if deeper == depth:
+        return []
+    return [leaf for leaf in cut.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)]
 
 
 def add_split_options(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +64,7 @@ def add_split_options(parser: argparse.ArgumentParser) -> None:
 
 
 def split_options_fault(args: argparse.Namespace) -> str | None:
-    """What is wrong with the splitting options (``None``: nothing)."""
+    """What is wrong with the splitting options or ``--workers`` (``None``: nothing)."""
     if args.tree_depth is None and (args.split_conflicts is not None or args.split_pending):
         return "cubes split along the tree: give --tree-depth"
     if args.split_conflicts is not None and not 1 <= args.split_conflicts <= MOST_CONFLICTS:
@@ -55,10 +72,6 @@ def split_options_fault(args: argparse.Namespace) -> str | None:
     if args.workers < 1:
         return "--workers is at least 1"
     return None
-
-
-MOST_CONFLICTS = 2**31 - 1
-"""The largest budget CaDiCaL takes through PySAT (a C int: more wraps round)."""
 
 
 def word_check(longest: int) -> Callable[[str], bool]:
@@ -75,7 +88,8 @@ def word_check(longest: int) -> Callable[[str], bool]:
 class Refuting:
     """Solves the cubes not refuted yet, level by level: along a tree (``cut``), a cube
     over ``split_conflicts`` (or pending at the first level, with ``split_pending``) is
-    split deeper; ``used`` collects the refuted words that cover every labelling.
+    split deeper; ``used`` collects the refuted words, which the caller must check cover
+    every labelling.
     ``found(word, model)`` reports a model; the run then ends. Without a journal nothing
     is kept."""
 
@@ -124,9 +138,9 @@ class Refuting:
             words = []
             for word in split:
                 assert cut is not None  # only a tree's cubes are split
-                children = cut.children(word, depth)
-                words += children or [word]
-                self.whole.update(() if children else (word,))
+                pieces = children(cut, word, depth)
+                words += pieces or [word]
+                self.whole.update(() if pieces else (word,))
             depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth
         return False
 
@@ -155,8 +169,3 @@ class Refuting:
     def _record(self, key: str, seconds: float) -> None:
         if self.journal is not None:
             self.journal.record(key, seconds)
-
-
-SPLIT_STEP = 4
-"""Labels added when a cube is split (a refuted t(13) cube of 602 s at 16 labels split
-into 14 cubes at 20, about 300 s in all on shared cores)."""

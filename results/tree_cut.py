@@ -5,13 +5,12 @@ and file lines the engine labels first, in the engine's order. The cut at a
 depth D is the leaves of the engine's tree down to D labels (the nodes its
 bounds and symmetry check keep at D, and every node above that they cut); a
 cube too hard for its conflict budget is split into the leaves of the tree
-:data:`SPLIT_STEP` labels deeper that extend it. The engine only proposes the
-cut: the caller checks that the words it refutes cover every colouring.
+4 labels deeper (``splitting.children``) that extend it. The engine only
+proposes the cut: the caller checks that the words it refutes cover every
+colouring.
 """
 
 from __future__ import annotations
-
-from splitting import SPLIT_STEP
 
 from chessplace.certificates.cubes import tree_leaves
 from chessplace.control import Control
@@ -56,13 +55,3 @@ class TreeCut:
     def cube(self, word: str) -> tuple[int, ...]:
         """The literals of a word: each line white or not."""
         return tuple(v if c == "1" else -v for v, c in zip(self._variables, word, strict=False))
-
-    def children(self, word: str, depth: int) -> list[str]:
-        """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend ``word``
-        (none when the engine cut ``word`` itself, or ``depth`` is the deepest)."""
-        deeper = min(depth + SPLIT_STEP, self.deepest)
-        if deeper == depth:
-            return []
-        return [
-            leaf for leaf in self.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)
-        ]
