@@ -67,11 +67,9 @@ from chessplace.certificates.formula import (
     claim_bounds,
     lex_order,
     refutation_formula,
-    rule_clauses,
-    symmetry_fault,
 )
 from chessplace.certificates.spec import Spec
-from chessplace.certificates.symmetries import symmetry_permutations
+from chessplace.certificates.symmetries import confirmed_symmetries, symmetry_permutations
 from chessplace.certificates.writer import spec_of
 from chessplace.control import Control
 from chessplace.journal import Journal
@@ -120,8 +118,7 @@ def main() -> int:
 
     claim = {"kind": "infeasible"}
     bounds = claim_bounds(spec, claim)
-    rules = rule_clauses(spec)
-    kept = [p for p in permutations if symmetry_fault(spec, rules, bounds, p) is None]
+    kept = confirmed_symmetries(spec, bounds)
     formula = refutation_formula(spec, bounds, kept)
     clauses = [*formula.clauses, *sorted(tuple(-v for v in sorted(p)) for p in orbits)]
     order = lex_order(spec)  # each line's label variables (army 0, army 1), line by line
