@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 from cube_solving import Refuted, covers, refuted_schema, run_script
-from splitting import OVER, Refuting, add_split_options, split_options_fault, word_check
+from splitting import OVER, Refuting, add_split_options, cube_options_fault, word_check
 from tree_cut import TreeCut
 
 from chessplace import Board, puzzles, square_name
@@ -187,7 +187,7 @@ def _cubes(
 ) -> tuple[LineFormula, list[tuple[int, ...]], TreeCut | None]:
     """The formula, its first cubes and the tree cut they come from (``None`` for the
     sign patterns of the first line colours); ``ValueError`` for options that clash."""
-    fault = split_options_fault(args)
+    fault = cube_options_fault(args)
     if fault:
         raise ValueError(fault)
     if args.tree_depth is None:

@@ -56,7 +56,7 @@ from splitting import (
     OVER,
     Refuting,
     add_split_options,
-    split_options_fault,
+    cube_options_fault,
     word_check,
 )
 
@@ -87,7 +87,7 @@ def main() -> int:
     parser.add_argument("--journal", type=Path, help="refuted cubes, so that a stopped run resumes")
     add_split_options(parser)
     args = parser.parse_args()
-    fault = split_options_fault(args)
+    fault = cube_options_fault(args)
     if fault:
         print(f"crosscheck_optima: {fault}", file=sys.stderr)
         return 2

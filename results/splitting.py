@@ -28,6 +28,10 @@ into 14 cubes at 20, about 300 s in all on shared cores)."""
 MOST_CONFLICTS = 2**31 - 1
 """The largest budget CaDiCaL takes through PySAT (a C int: more wraps round)."""
 
+MOST_CUBE_LINES = 20
+"""The most lines a run cut by sign patterns labels per cube (2^20 cubes, about a
+million: more is more cubes than any run here could journal)."""
+
 
 class Cut(Protocol):
     """Where the cubes come from: a word's literals, and the tree's leaves down to a
@@ -63,8 +67,11 @@ def add_split_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def split_options_fault(args: argparse.Namespace) -> str | None:
-    """What is wrong with the splitting options or ``--workers`` (``None``: nothing)."""
+def cube_options_fault(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options that cut and split cubes or ``--workers``
+    (``None``: nothing)."""
+    if not 1 <= args.cube_lines <= MOST_CUBE_LINES:
+        return f"--cube-lines is 1 to {MOST_CUBE_LINES} lines per cube"
     if args.tree_depth is None and (args.split_conflicts is not None or args.split_pending):
         return "cubes split along the tree: give --tree-depth"
     if args.split_conflicts is not None and not 1 <= args.split_conflicts <= MOST_CONFLICTS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,15 +54,21 @@ def _run(*arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[s
     )
 
 
+@pytest.fixture(scope="module")
+def six_by_six_optima(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The optimal 6×6 classes listed by results/optima.py, once for the module."""
+    listing = tmp_path_factory.mktemp("optima") / "n6.json"
+    assert _run(str(RESULTS / "optima.py"), "6", "-o", str(listing)).returncode == 0
+    return listing
+
+
 @pytest.mark.parametrize(
     "cubes", [["--cube-lines", "2"], ["--tree-depth", "4"]], ids=["lines", "tree"]
 )
 def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(
-    tmp_path: Path, cubes: list[str]
+    six_by_six_optima: Path, tmp_path: Path, cubes: list[str]
 ) -> None:
-    listing = tmp_path / "n6.json"
-    made = _run(str(RESULTS / "optima.py"), "6", "-o", str(listing))
-    assert made.returncode == 0, made.stderr
+    listing = Path(shutil.copy(six_by_six_optima, tmp_path / "n6.json"))
     journal = ["--journal", str(tmp_path / "cubes.jsonl")]
     confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
@@ -77,12 +84,13 @@ def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(
     assert other.returncode == 2 and "crosscheck_optima:" in other.stderr  # another formula
 
 
-def test_the_count_cross_check_splits_hard_cubes_along_the_tree(tmp_path: Path) -> None:
+def test_the_count_cross_check_splits_hard_cubes_along_the_tree(
+    six_by_six_optima: Path, tmp_path: Path
+) -> None:
     """Every cube of 6×6's tree at 4 labels past one conflict is split deeper: the
     pieces confirm the complete list, a resumed run splits the marked cubes at once,
     and with one class left out a piece still holds the missing placement."""
-    listing = tmp_path / "n6.json"
-    assert _run(str(RESULTS / "optima.py"), "6", "-o", str(listing)).returncode == 0
+    listing = Path(shutil.copy(six_by_six_optima, tmp_path / "n6.json"))
     script = str(RESULTS / "crosscheck_optima.py")
     journal = tmp_path / "split.jsonl"
     split = ["--tree-depth", "4", "--split-conflicts", "1", "--workers", "2"]
@@ -113,16 +121,21 @@ def test_the_count_cross_check_splits_hard_cubes_along_the_tree(tmp_path: Path) 
         (["--tree-depth", "4", "--split-conflicts", "-5"], "positive number"),
         (["--tree-depth", "4", "--split-conflicts", str(2**32)], "positive number"),
         (["--workers", "0"], "--workers is at least 1"),
+        (["--cube-lines", "0"], "--cube-lines is 1 to 20"),
+        (["--cube-lines", "-3"], "--cube-lines is 1 to 20"),
+        (["--cube-lines", "76"], "--cube-lines is 1 to 20"),
     ],
 )
 def test_the_count_cross_check_refuses_bad_options(
-    tmp_path: Path, extra: list[str], message: str
+    six_by_six_optima: Path, tmp_path: Path, extra: list[str], message: str
 ) -> None:
-    listing = tmp_path / "n6.json"
-    assert _run(str(RESULTS / "optima.py"), "6", "-o", str(listing)).returncode == 0
     journal = tmp_path / "j.jsonl"
     refused = _run(
-        str(RESULTS / "crosscheck_optima.py"), str(listing), "--journal", str(journal), *extra
+        str(RESULTS / "crosscheck_optima.py"),
+        str(six_by_six_optima),
+        "--journal",
+        str(journal),
+        *extra,
     )
     assert refused.returncode == 2 and message in refused.stderr, refused.stderr
     assert not journal.exists()
@@ -262,6 +275,9 @@ def test_a_cube_the_tree_cannot_split_is_solved_whole(tmp_path: Path) -> None:
         (["--split-pending"], "give --tree-depth"),
         (["--tree-depth", "4", "--split-conflicts", "0"], "positive number"),
         (["--tree-depth", "4", "--split-conflicts", "-5"], "positive number"),
+        (["--cube-lines", "0"], "--cube-lines is 1 to 20"),
+        (["--cube-lines", "999"], "--cube-lines is 1 to 20"),
+        (["--workers", "-1"], "--workers is at least 1"),
     ],
 )
 def test_a_bad_tree_depth_is_refused(tmp_path: Path, extra: list[str], message: str) -> None:
