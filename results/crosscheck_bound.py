@@ -44,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-from cube_solving import Refuted, covers, refuted_schema, run_script
+from cube_solving import Refuted, covers, refuted_schema, refuted_share, run_script
 from splitting import OVER, Refuting, add_split_options, cube_options_fault, word_check
 from tree_cut import TreeCut
 
@@ -128,8 +128,9 @@ def main() -> int:
         past = f"{args.white} white with {args.optimum + 1} black"
     print(
         f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
-        f"{len(cubes):,} cubes, {sum(_key(c) in done for c in cubes):,} refuted before"
-        + (f" ({len(covered):,} by {args.refine})" if args.refine else ""),
+        f"{len(cubes):,} cubes, {len(done):,} refuted before"
+        + (f" ({len(covered):,} by {args.refine})" if args.refine else "")
+        + f", {refuted_share(done):.2%} of the colourings",
         flush=True,
     )
     refuting = Refuting(

@@ -51,7 +51,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cube_solving import covers, refuted_schema, run_script
+from cube_solving import covers, refuted_schema, refuted_share, run_script
 from splitting import (
     OVER,
     Refuting,
@@ -163,7 +163,7 @@ def main() -> int:
     print(
         f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes, "
-        f"{sum(word in done for word in words):,} refuted before",
+        f"{len(done):,} refuted before, {refuted_share(done):.2%} of the labellings",
         flush=True,
     )
 
@@ -200,7 +200,7 @@ def main() -> int:
         return 1
     slowest = max((done[word].seconds for word in refuting.used), default=0.0)
     elapsed = time.perf_counter() - started
-    spent = sum(record.seconds for record in done.values())
+    spent = sum(record.seconds for record in (journal.done if journal else done).values())
     print(
         f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "
         f"classes, {len(orbits):,} placements, no other ({len(refuting.used):,} cubes, slowest "

@@ -103,6 +103,7 @@ def test_the_count_cross_check_splits_hard_cubes_along_the_tree(
     again = _run(script, str(listing), *split, "--journal", str(journal))
     assert again.returncode == 0 and "split deeper" not in again.stdout, again.stdout
     assert f"{len(keys):,} cubes, slowest" in again.stdout, again.stdout
+    assert f"{len(keys):,} refuted before, 100.00% of the labellings" in again.stdout
     data = json.loads(listing.read_text())
     data["classes"] = data["classes"][1:]
     listing.write_text(json.dumps(data))
@@ -141,6 +142,18 @@ def test_the_count_cross_check_refuses_bad_options(
     assert not journal.exists()
 
 
+def test_the_refuted_share_counts_a_cube_inside_another_once() -> None:
+    sys.path.insert(0, str(RESULTS))
+    try:
+        from cube_solving import refuted_share
+    finally:
+        sys.path.remove(str(RESULTS))
+    assert refuted_share([]) == 0.0
+    assert refuted_share(["1", "01", "00"]) == 1.0
+    assert refuted_share(["1", "10", "011"]) == 0.625  # "10" lies inside "1"
+    assert refuted_share(["0110", "0111", "10"]) == 0.375
+
+
 def test_the_tree_cubes_are_checked_to_partition_the_labellings() -> None:
     sys.path.insert(0, str(RESULTS))
     try:
@@ -170,6 +183,7 @@ def test_the_bound_cross_check_confirms_an_optimum_and_refutes_one_too_low(
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
     again = _run(script, *claim, "--optimum", str(optimum))  # every cube read back
     assert again.returncode == 0 and "8 refuted before" in again.stdout, again.stdout
+    assert "100.00% of the colourings" in again.stdout
     low = _run(
         script, *options, "--journal", str(tmp_path / "low.jsonl"), "--optimum", str(optimum - 1)
     )
@@ -193,6 +207,7 @@ def test_the_bound_cross_check_cuts_along_the_engine_tree(
     cubes = int(confirmed.stdout.split(" cubes,")[0].rsplit(" ", 1)[1].replace(",", ""))
     again = _run(script, *claim, "--optimum", str(optimum))
     assert again.returncode == 0 and f"{cubes:,} refuted before" in again.stdout, again.stdout
+    assert "100.00% of the colourings" in again.stdout
     low = [*options, "--tree-depth", str(depth), "--journal", str(tmp_path / "low.jsonl")]
     refuted = _run(script, *low, "--optimum", str(optimum - 1))
     assert refuted.returncode == 1 and "broken: ()" in refuted.stdout, refuted.stdout
