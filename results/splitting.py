@@ -1,11 +1,11 @@
 """Refuting cubes cut along the line engine's tree, splitting the hard ones deeper.
 
 A cube is a word: its labels ("1" white, "0" black) on the lines the engine labels
-first, in its order. A cube CaDiCaL has not decided within the conflict budget is
-journaled with :data:`OVER` and split into the tree's leaves some labels deeper that
-extend it (so a resumed run splits it at once), down to the deepest level, where no
-budget is set. The caller checks that the words refuted (``used``) cover every
-labelling: the tree only proposes the cut.
+first, in its order. A cube CaDiCaL has not decided within the conflict budget (or
+one split untried, as pending cubes can be) is journaled with :data:`OVER` and split
+into the tree's leaves some labels deeper that extend it (so a resumed run splits it
+at once), down to the deepest level, where no budget is set. The caller checks that
+the words refuted (``used``) cover every labelling: the tree only proposes the cut.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from cube_solving import Refuted, solved
 from chessplace.journal import Journal
 
 OVER = "+"
-"""Marks a journal key as a cube that went over its conflict budget (and was split)."""
+"""Marks a journal key as a cube split deeper: over its conflict budget (the seconds
+spent on it), or untried (0 seconds)."""
 
 SPLIT_STEP = 4
 """Labels added when a cube is split (a refuted t(13) cube of 602 s at 16 labels split
@@ -115,7 +116,7 @@ class Refuting:
         self.found, self.workers = found, workers
         self.split_conflicts, self.split_pending = split_conflicts, split_pending
         recorded = journal.done if journal else {}
-        self.over = {key[:-1] for key in recorded if key.endswith(OVER)}  # split before
+        self.over = {key[:-1] for key in recorded if key.endswith(OVER)}  # split, journaled
         self.whole: set[str] = set()  # words the tree cannot split further: no budget
         self.used: list[str] = []
 
@@ -148,6 +149,9 @@ class Refuting:
                 pieces = children(cut, word, depth)
                 words += pieces or [word]
                 self.whole.update(() if pieces else (word,))
+                if pieces and word not in self.over:  # split untried: a resumed run splits it
+                    self._record(word + OVER, 0.0)
+                    self.over.add(word)
             depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth
         return False
 
@@ -163,6 +167,7 @@ class Refuting:
                 return True
             if not result.decided:  # kept, so that a resumed run splits it at once
                 self._record(word + OVER, result.seconds)
+                self.over.add(word)
                 split.append(word)
                 print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
                 continue

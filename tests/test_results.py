@@ -246,10 +246,15 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     split = _run(script, *claim, "--split-pending")
     assert split.returncode == 0 and "confirmed:" in split.stdout, split.stdout
     records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
-    new = records[len(kept) :]
+    new = [key for key in records[len(kept) :] if not key.endswith("+")]
+    marked = [key[:-1] for key in records[len(kept) :] if key.endswith("+")]
     whole = [word for word in new if len(word) <= 4]  # the engine cut them: no split
     assert any(len(word) > 4 for word in new), new
     assert not [(a, b) for a in whole for b in new if b != a and b.startswith(a)], new
+    assert marked and all(len(word) == 4 and word not in whole for word in marked), marked
+    again = _run(script, *claim)  # without --split-pending: the marked cubes split again
+    assert again.returncode == 0 and "confirmed:" in again.stdout, again.stdout
+    assert journal.read_text().count("\n") == len(records) + 1  # nothing solved anew
 
 
 def test_a_cube_the_tree_cannot_split_is_solved_whole(tmp_path: Path) -> None:
