@@ -7,7 +7,7 @@ import multiprocessing
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from chessplace.journal import Schema
@@ -64,10 +64,10 @@ def solved(
     clauses: Sequence[Sequence[int]],
     cubes: Sequence[tuple[int, ...]],
     workers: int,
-    conflicts: int | None = None,
+    conflicts: Mapping[tuple[int, ...], int] | None = None,
 ) -> Iterator[Solved]:
     """Each cube under ``clauses``, as the workers finish them (forked, one per worker),
-    each given up after ``conflicts`` conflicts when that is set.
+    a cube given up after ``conflicts[cube]`` conflicts where it has a budget there.
 
     Ctrl-C and SIGTERM stop it: the signal only marks the stop, and ``solved``
     raises ``KeyboardInterrupt`` at its next look for a result (every
@@ -87,7 +87,9 @@ def solved(
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
         with pool:
-            results = pool.imap_unordered(_solve, [(cube, conflicts) for cube in cubes])
+            budgets = conflicts or {}
+            tasks = [(cube, budgets.get(cube)) for cube in cubes]
+            results = pool.imap_unordered(_solve, tasks)
             while not _STOP["asked"]:
                 try:
                     result = results.next(timeout=POLL)

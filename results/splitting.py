@@ -126,7 +126,8 @@ class Refuting:
         line_cubes = dict(zip(words, cubes, strict=True))
         cut, first = self.cut, depth
         while words:
-            pending: dict[int | None, dict[tuple[int, ...], str]] = {}
+            pending: dict[tuple[int, ...], str] = {}  # each cube to solve, and its word
+            budgets: dict[tuple[int, ...], int] = {}
             split = []
             for word in words:
                 if word in self.done:
@@ -136,13 +137,13 @@ class Refuting:
                 ):
                     split.append(word)  # split by an earlier run, or asked to be
                 else:
-                    deep = cut is None or word in self.whole or depth == cut.deepest
-                    budget = None if deep else self.split_conflicts
                     cube = cut.cube(word) if cut else line_cubes[word]
-                    pending.setdefault(budget, {})[cube] = word
-            for budget, batch in pending.items():
-                if self._solve(batch, budget, split):
-                    return True
+                    pending[cube] = word
+                    deep = cut is None or word in self.whole or depth == cut.deepest
+                    if not deep and self.split_conflicts is not None:
+                        budgets[cube] = self.split_conflicts
+            if pending and self._solve(pending, budgets, split):
+                return True
             words = []
             for word in split:
                 assert cut is not None  # only a tree's cubes are split
@@ -156,11 +157,14 @@ class Refuting:
         return False
 
     def _solve(
-        self, batch: dict[tuple[int, ...], str], budget: int | None, split: list[str]
+        self,
+        batch: dict[tuple[int, ...], str],
+        budgets: dict[tuple[int, ...], int],
+        split: list[str],
     ) -> bool:
-        """Solve one batch (each cube with its word); words over the budget join
-        ``split``. True on a model."""
-        for result in solved(self.clauses, list(batch), self.workers, budget):
+        """Solve one level's cubes (each with its word, some with a conflict budget);
+        words over their budget join ``split``. True on a model."""
+        for result in solved(self.clauses, list(batch), self.workers, budgets):
             word = batch[result.cube]
             if result.model is not None:
                 self.found(word, result.model)
@@ -169,7 +173,10 @@ class Refuting:
                 self._record(word + OVER, result.seconds)
                 self.over.add(word)
                 split.append(word)
-                print(f"cube {word}: over {budget:,} conflicts, split deeper", flush=True)
+                print(
+                    f"cube {word}: over {budgets[result.cube]:,} conflicts, split deeper",
+                    flush=True,
+                )
                 continue
             self._record(word, result.seconds)
             self.done[word] = Refuted(result.seconds)
