@@ -3,14 +3,16 @@
 A cube is a word: its labels ("1" white, "0" black) on the lines the engine labels
 first, in its order. A cube CaDiCaL has not decided within the conflict budget (or
 one split untried, as pending cubes can be) is journaled with :data:`OVER` and split
-into the tree's leaves some labels deeper that extend it (so a resumed run splits it
-at once), down to the deepest level, where no budget is set. The caller checks that
+into the tree's leaves some labels deeper that extend it, or where the engine cut it
+into every labelling of the next lines (so a resumed run splits it at once), down to
+words that label every rank and file, which have no budget. The caller checks that
 the words refuted (``used``) cover every labelling: the tree only proposes the cut.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -46,12 +48,18 @@ class Cut(Protocol):
 
 
 def children(cut: Cut, word: str, depth: int) -> list[str]:
-    """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend ``word``
-    (none when the tree ends at ``word`` or ``depth`` is the deepest)."""
-    deeper = min(depth + SPLIT_STEP, cut.deepest)
-    if deeper == depth:
+    """The leaves :data:`SPLIT_STEP` labels deeper than ``depth`` that extend ``word``;
+    where the tree ends at ``word`` (the engine cut it), every labelling of the next
+    :data:`SPLIT_STEP` lines after it instead; none once ``word`` labels every line."""
+    if len(word) >= cut.deepest:
         return []
-    return [leaf for leaf in cut.leaves(deeper) if len(leaf) > len(word) and leaf.startswith(word)]
+    deeper = min(depth + SPLIT_STEP, cut.deepest)
+    leaves = cut.leaves(deeper) if deeper > depth else []
+    pieces = [leaf for leaf in leaves if len(leaf) > len(word) and leaf.startswith(word)]
+    if pieces:
+        return pieces
+    longer = min(len(word) + SPLIT_STEP, cut.deepest)
+    return [word + "".join(bits) for bits in itertools.product("10", repeat=longer - len(word))]
 
 
 def add_split_options(parser: argparse.ArgumentParser) -> None:
@@ -117,7 +125,7 @@ class Refuting:
         self.split_conflicts, self.split_pending = split_conflicts, split_pending
         recorded = journal.done if journal else {}
         self.over = {key[:-1] for key in recorded if key.endswith(OVER)}  # split, journaled
-        self.whole: set[str] = set()  # words the tree cannot split further: no budget
+        self.whole: set[str] = set()  # words that label every line: no budget
         self.used: list[str] = []
 
     def run(self, words: list[str], cubes: list[tuple[int, ...]], depth: int) -> bool:
@@ -139,7 +147,7 @@ class Refuting:
                 else:
                     cube = cut.cube(word) if cut else line_cubes[word]
                     pending[cube] = word
-                    deep = cut is None or word in self.whole or depth == cut.deepest
+                    deep = cut is None or word in self.whole or len(word) >= cut.deepest
                     if not deep and self.split_conflicts is not None:
                         budgets[cube] = self.split_conflicts
             if pending and self._solve(pending, budgets, split):

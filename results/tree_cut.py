@@ -5,7 +5,8 @@ and file lines the engine labels first, in the engine's order. The cut at a
 depth D is the leaves of the engine's tree down to D labels (the nodes its
 bounds and symmetry check keep at D, and every node above that they cut); a
 cube too hard for its conflict budget is split into the leaves of the tree
-4 labels deeper (``splitting.children``) that extend it. The engine only
+4 labels deeper (``splitting.children``) that extend it, or, where the engine
+cut it, into every colouring of the next 4 lines. The engine only
 proposes the cut: the caller checks that the words it refutes cover every
 colouring.
 """
@@ -54,4 +55,5 @@ class TreeCut:
 
     def cube(self, word: str) -> tuple[int, ...]:
         """The literals of a word: each line white or not."""
-        return tuple(v if c == "1" else -v for v, c in zip(self._variables, word, strict=False))
+        variables = self._variables[: len(word)]
+        return tuple(v if c == "1" else -v for v, c in zip(variables, word, strict=True))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import subprocess
@@ -257,10 +258,10 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     assert journal.read_text().count("\n") == len(records) + 1  # nothing solved anew
 
 
-def test_a_cube_the_tree_cannot_split_is_solved_whole(tmp_path: Path) -> None:
+def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> None:
     """A word marked over its budget by an earlier run that the engine's tree cut short
-    (no deeper leaves), and the pending cubes at the deepest cut, are solved whole
-    rather than split again and again (both looped before)."""
+    (no deeper leaves) is split into every labelling of the next lines, and the
+    pending cubes at the deepest cut end (both looped before)."""
     sys.path.insert(0, str(RESULTS))
     try:
         from cube_solving import refuted_schema
@@ -280,6 +281,10 @@ def test_a_cube_the_tree_cannot_split_is_solved_whole(tmp_path: Path) -> None:
     journal.close()
     resumed = _run(script, *claim, "--journal", str(marked), timeout=120)
     assert resumed.returncode == 0 and "confirmed:" in resumed.stdout, resumed.stdout
+    keys = [json.loads(line)["cube"] for line in marked.read_text().splitlines()[1:]]
+    assert sorted(key for key in keys if key.startswith("1"))[1:] == [
+        "1" + "".join(bits) for bits in itertools.product("01", repeat=4)
+    ], keys
     deepest = ["-n", "4", "--optimum", "2", "--tree-depth", "8", "--split-pending"]
     whole = _run(script, *deepest, "--journal", str(tmp_path / "deepest.jsonl"), timeout=120)
     assert whole.returncode == 0 and "confirmed:" in whole.stdout, whole.stdout
