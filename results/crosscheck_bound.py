@@ -128,7 +128,7 @@ def main() -> int:
         past = f"{args.white} white with {args.optimum + 1} black"
     print(
         f"{what}, claim {claim}: {formula.pool.top:,} variables, {len(clauses):,} clauses; "
-        f"{len(cubes):,} cubes, {len(done):,} refuted before"
+        f"{len(cubes):,} cubes, {len(done):,} refuted before at any depth"
         + (f" ({len(covered):,} by {args.refine})" if args.refine else "")
         + f", {refuted_share(done):.2%} of the colourings",
         flush=True,

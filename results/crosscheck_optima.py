@@ -163,7 +163,7 @@ def main() -> int:
     print(
         f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
         f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes, "
-        f"{len(done):,} refuted before, {refuted_share(done):.2%} of the labellings",
+        f"{len(done):,} refuted before at any depth, {refuted_share(done):.2%} of the labellings",
         flush=True,
     )
 
@@ -238,6 +238,8 @@ class EngineCut:
 
     def cube(self, word: str) -> tuple[int, ...]:
         """The label literals of a word: each line's army 0 label, or army 1's."""
+        if len(word) > self.deepest:  # past the ranks and files: not a word of this cut
+            raise ValueError(f"cube {word} labels more than {self.deepest} lines")
         return tuple(self.order[2 * p + (c == "0")] for p, c in enumerate(word))
 
 

@@ -125,40 +125,35 @@ class Refuting:
         self.split_conflicts, self.split_pending = split_conflicts, split_pending
         recorded = journal.done if journal else {}
         self.over = {key[:-1] for key in recorded if key.endswith(OVER)}  # split, journaled
-        self.whole: set[str] = set()  # words that label every line: no budget
         self.used: list[str] = []
 
     def run(self, words: list[str], cubes: list[tuple[int, ...]], depth: int) -> bool:
         """Refute every word (the cut's words at ``depth`` labels, or with no cut the
         given cubes), or split it; True when a model was found."""
         line_cubes = dict(zip(words, cubes, strict=True))
-        cut, first = self.cut, depth
+        cut, untried = self.cut, self.split_pending
         while words:
             pending: dict[tuple[int, ...], str] = {}  # each cube to solve, and its word
             budgets: dict[tuple[int, ...], int] = {}
             split = []
             for word in words:
+                splittable = cut is not None and len(word) < cut.deepest
                 if word in self.done:
                     self.used.append(word)
-                elif word not in self.whole and (
-                    word in self.over or (self.split_pending and depth == first)
-                ):
+                elif splittable and (word in self.over or untried):
                     split.append(word)  # split by an earlier run, or asked to be
                 else:
                     cube = cut.cube(word) if cut else line_cubes[word]
                     pending[cube] = word
-                    deep = cut is None or word in self.whole or len(word) >= cut.deepest
-                    if not deep and self.split_conflicts is not None:
+                    if splittable and self.split_conflicts is not None:
                         budgets[cube] = self.split_conflicts
             if pending and self._solve(pending, budgets, split):
                 return True
-            words = []
+            words, untried = [], False
             for word in split:
-                assert cut is not None  # only a tree's cubes are split
-                pieces = children(cut, word, depth)
-                words += pieces or [word]
-                self.whole.update(() if pieces else (word,))
-                if pieces and word not in self.over:  # split untried: a resumed run splits it
+                assert cut is not None  # only a tree's words shorter than its deepest
+                words += children(cut, word, depth)
+                if word not in self.over:  # split untried: a resumed run splits it
                     self._record(word + OVER, 0.0)
                     self.over.add(word)
             depth = min(depth + SPLIT_STEP, cut.deepest) if cut else depth

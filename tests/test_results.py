@@ -104,7 +104,7 @@ def test_the_count_cross_check_splits_hard_cubes_along_the_tree(
     again = _run(script, str(listing), *split, "--journal", str(journal))
     assert again.returncode == 0 and "split deeper" not in again.stdout, again.stdout
     assert f"{len(keys):,} cubes, slowest" in again.stdout, again.stdout
-    assert f"{len(keys):,} refuted before, 100.00% of the labellings" in again.stdout
+    assert f"{len(keys):,} refuted before at any depth, 100.00%" in again.stdout
     data = json.loads(listing.read_text())
     data["classes"] = data["classes"][1:]
     listing.write_text(json.dumps(data))
@@ -234,9 +234,9 @@ def test_a_cube_over_its_conflict_budget_is_split_deeper_along_the_tree(tmp_path
 
 def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     """``--split-pending`` on a journal that holds part of a(8)'s cut at 4 labels: the
-    refuted cubes are read back, every other one is split untried (a word of 4 labels
-    is solved only where the engine's deeper tree cuts it whole), and the deeper pieces
-    with the old ones cover every colouring."""
+    refuted cubes are read back, every other one is split untried and marked so (along
+    the tree, or on the next lines where the engine cut it), the deeper pieces with the
+    old ones cover every colouring, and a run without the option splits them again."""
     script = str(RESULTS / "crosscheck_bound.py")
     journal = tmp_path / "pending.jsonl"
     claim = ["-n", "8", "--optimum", "9", "--tree-depth", "4", "--journal", str(journal)]
@@ -249,10 +249,9 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
     new = [key for key in records[len(kept) :] if not key.endswith("+")]
     marked = [key[:-1] for key in records[len(kept) :] if key.endswith("+")]
-    whole = [word for word in new if len(word) <= 4]  # the engine cut them: no split
-    assert any(len(word) > 4 for word in new), new
-    assert not [(a, b) for a in whole for b in new if b != a and b.startswith(a)], new
-    assert marked and all(len(word) == 4 and word not in whole for word in marked), marked
+    first = [word for word in marked if len(word) == 4]  # the pending words, split
+    assert first and all(len(word) > 4 for word in new), new
+    assert all(any(word.startswith(piece) for piece in first) for word in new), new
     again = _run(script, *claim)  # without --split-pending: the marked cubes split again
     assert again.returncode == 0 and "confirmed:" in again.stdout, again.stdout
     assert journal.read_text().count("\n") == len(records) + 1  # nothing solved anew
@@ -261,7 +260,7 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
 def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> None:
     """A word marked over its budget by an earlier run that the engine's tree cut short
     (no deeper leaves) is split into every labelling of the next lines, and the
-    pending cubes at the deepest cut end (both looped before)."""
+    pending cubes at the deepest cut are split once, not their pieces again."""
     sys.path.insert(0, str(RESULTS))
     try:
         from cube_solving import refuted_schema
@@ -285,9 +284,16 @@ def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> Non
     assert sorted(key for key in keys if key.startswith("1"))[1:] == [
         "1" + "".join(bits) for bits in itertools.product("01", repeat=4)
     ], keys
-    deepest = ["-n", "4", "--optimum", "2", "--tree-depth", "8", "--split-pending"]
-    whole = _run(script, *deepest, "--journal", str(tmp_path / "deepest.jsonl"), timeout=120)
-    assert whole.returncode == 0 and "confirmed:" in whole.stdout, whole.stdout
+    deepest = ["-n", "4", "--optimum", "2", "--tree-depth", "8"]
+    plain = tmp_path / "deepest.jsonl"
+    assert _run(script, *deepest, "--journal", str(plain), timeout=120).returncode == 0
+    leaves = {json.loads(line)["cube"] for line in plain.read_text().splitlines()[1:]}
+    pending = tmp_path / "pending.jsonl"
+    once = _run(script, *deepest, "--split-pending", "--journal", str(pending), timeout=120)
+    assert once.returncode == 0 and "confirmed:" in once.stdout, once.stdout
+    keys = [json.loads(line)["cube"] for line in pending.read_text().splitlines()[1:]]
+    marked = {key[:-1] for key in keys if key.endswith("+")}
+    assert marked and marked <= leaves  # the engine's leaves, split once, not their pieces
 
 
 @pytest.mark.parametrize(
