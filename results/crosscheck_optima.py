@@ -260,13 +260,5 @@ def words_of(cubes: list[tuple[int, ...]], order: list[int]) -> list[str] | None
     return words
 
 
-def partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
-    """Whether ``cubes`` (label variables, position p holding army 0's or army 1's label
-    of the p-th line of ``order``) cover every labelling of those lines exactly once:
-    none extends another and their shares 2^-length sum to one."""
-    words = words_of(cubes, order)
-    return words is not None and covers(words)
-
-
 if __name__ == "__main__":
     run_script(main)
