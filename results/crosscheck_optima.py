@@ -129,6 +129,9 @@ def main() -> int:
             tuple(v if sign else -v for v, sign in zip(labels, signs, strict=True))
             for signs in itertools.product((True, False), repeat=len(labels))
         ]
+        signed = words_of(cubes, order)
+        assert signed is not None  # the cubes label the first lines of ``order``
+        words = signed
     else:
         if not 1 <= args.tree_depth <= 2 * n:
             print(
@@ -137,12 +140,11 @@ def main() -> int:
             )
             return 2
         cut = EngineCut(spec, m, order)
-        if not covers(cut.leaves(args.tree_depth)):
+        words = cut.leaves(args.tree_depth)
+        if not covers(words):
             print("rejected: the engine's cubes do not partition the labellings")
             return 1
-        cubes = [cut.cube(word) for word in cut.leaves(args.tree_depth)]
-    words = words_of(cubes, order)
-    assert words is not None  # both cuts label the lines of ``order``
+        cubes = [cut.cube(word) for word in words]
     header = {"n": n, "m": m, "cubes": len(cubes), "formula": _digest(clauses)}
     header |= {"cube lines": args.cube_lines} if args.tree_depth is None else {}
     header |= {"tree depth": args.tree_depth} if args.tree_depth is not None else {}
