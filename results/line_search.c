@@ -1,0 +1,328 @@
+/*
+ * line_search.c: an independent branch and bound that refutes "at least W white
+ * and at least B black peaceable queens on the n x n board" (or finds such a
+ * placement). It shares no code with chessplace; results/crosscheck_search.py
+ * compiles it, hands it the chunks of the search and checks what it answers.
+ *
+ * The method. Colour every line (n ranks, n files, 2n-1 diagonals and 2n-1
+ * anti-diagonals) white or black. In a peaceable placement a line never holds
+ * queens of both colours, so every placement agrees with some colouring: a
+ * line with queens takes their colour, an empty one either. A square may hold
+ * a white queen only if none of its four lines is black ("possibly white"),
+ * a black one only if none is white.
+ *
+ * Bounds at a node (some lines coloured, the others open). Let pw(l), pb(l)
+ * be the possibly white and possibly black squares of line l under the
+ * colours so far. A placement that agrees with a completion of the node has,
+ * in each family of parallel lines (every square lies on exactly one line of
+ * a family), white <= the sum of pw(l) over the lines the completion makes
+ * white and black <= the sum of pb(l) over those it makes black. So if no
+ * fractional choice (each open line giving x of its pw to white and 1 - x of
+ * its pb to black) reaches W and B, no placement below the node does: the
+ * family bound, decided exactly by the greedy fractional knapsack. And white
+ * queens sit on white ranks x white files: with a white ranks and c white
+ * files in the end, white <= a c and black <= (n - a)(n - c); the product
+ * bound asks for some a, c the colours so far allow that reach W and B.
+ *
+ * The search colours the ranks and files first, in a fixed order (the edges
+ * inward, rank and file in turn); the chunk word given on standard input
+ * colours the first of them. Once every rank and file is coloured it goes on
+ * only if their colours are the smallest of their images under the 8
+ * symmetries of the square (and, when W = B, under the colour swap too):
+ * a placement's image under a symmetry is a placement with the same counts
+ * (colours swapped under the swap), so the smallest image of every placement's
+ * rank and file colours is searched. Then it picks an open diagonal line with
+ * pw > 0 and pb > 0 and tries both colours. An open line with pw = 0 can be
+ * coloured black with no loss (every placement that agrees with the node has
+ * no white queen on it, so it agrees with black too), and with pb = 0 white:
+ * such lines are never branched on. When no open line has both, colouring
+ * each open line by its one useful colour gives every possibly white square
+ * white and every possibly black square black, and the bounds are exact:
+ * if they still reach W and B, that placement is printed.
+ *
+ * Protocol: arguments n W B; then one chunk word per line on standard input
+ * ('1' white, '0' black for the first ranks and files in the search's order);
+ * for each, one line out: "refuted WORD NODES CPU_SECONDS" or
+ * "found WORD PLACEMENT CPU_SECONDS" (PLACEMENT: n*n characters, W, B or .,
+ * rank by rank). Exit 2 on bad arguments or a bad word.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#define MOST_SIDE 32
+#define MOST_LINES (6 * MOST_SIDE)
+#define OPEN 0
+#define WHITE 1
+#define BLACK 2
+
+static int side, want_white, want_black, colour_swap;
+static int line_count, family_start[5];
+static int lines_of[MOST_SIDE * MOST_SIDE][4];
+static int squares_on[MOST_LINES][MOST_SIDE];
+static int length_of[MOST_LINES];
+static int order[2 * MOST_SIDE]; /* the ranks and files, in the order coloured */
+
+static int colour[MOST_LINES];
+static int white_lines_at[MOST_SIDE * MOST_SIDE], black_lines_at[MOST_SIDE * MOST_SIDE];
+static int possibly_white[MOST_LINES], possibly_black[MOST_LINES];
+static long long nodes;
+static int found;
+
+static void build_board(void) {
+    line_count = 6 * side - 2;
+    family_start[0] = 0;                     /* ranks */
+    family_start[1] = side;                  /* files */
+    family_start[2] = 2 * side;              /* diagonals, rank - file constant */
+    family_start[3] = 4 * side - 1;          /* anti-diagonals, rank + file constant */
+    family_start[4] = line_count;
+    for (int rank = 0; rank < side; rank++)
+        for (int file = 0; file < side; file++) {
+            int square = rank * side + file;
+            lines_of[square][0] = rank;
+            lines_of[square][1] = side + file;
+            lines_of[square][2] = 2 * side + rank - file + side - 1;
+            lines_of[square][3] = 4 * side - 1 + rank + file;
+            for (int k = 0; k < 4; k++) {
+                int line = lines_of[square][k];
+                squares_on[line][length_of[line]++] = square;
+            }
+        }
+    for (int line = 0; line < line_count; line++) {
+        possibly_white[line] = length_of[line];
+        possibly_black[line] = length_of[line];
+    }
+    int k = 0;
+    for (int i = 0; i < (side + 1) / 2; i++) {
+        order[k++] = i;
+        order[k++] = side + i;
+        if (side - 1 - i != i) {
+            order[k++] = side - 1 - i;
+            order[k++] = 2 * side - 1 - i;
+        }
+    }
+}
+
+/* A square stops (or, undoing, starts again) being possibly one colour. */
+static void square_changes(int square, int *possibly, int by) {
+    for (int k = 0; k < 4; k++) possibly[lines_of[square][k]] += by;
+}
+
+static void set_colour(int line, int c) {
+    colour[line] = c;
+    for (int i = 0; i < length_of[line]; i++) {
+        int square = squares_on[line][i];
+        if (c == WHITE && white_lines_at[square]++ == 0) square_changes(square, possibly_black, -1);
+        if (c == BLACK && black_lines_at[square]++ == 0) square_changes(square, possibly_white, -1);
+    }
+}
+
+static void clear_colour(int line) {
+    int c = colour[line];
+    colour[line] = OPEN;
+    for (int i = 0; i < length_of[line]; i++) {
+        int square = squares_on[line][i];
+        if (c == WHITE && --white_lines_at[square] == 0) square_changes(square, possibly_black, 1);
+        if (c == BLACK && --black_lines_at[square] == 0) square_changes(square, possibly_white, 1);
+    }
+}
+
+/* The family bound: can the family's lines reach want_white and want_black? */
+static int family_reaches(int family) {
+    long long fixed_white = 0, fixed_black = 0, rest_black = 0;
+    int gain[MOST_LINES], loss[MOST_LINES], open = 0;
+    for (int line = family_start[family]; line < family_start[family + 1]; line++) {
+        if (colour[line] == WHITE) fixed_white += possibly_white[line];
+        else if (colour[line] == BLACK) fixed_black += possibly_black[line];
+        else if (possibly_white[line] || possibly_black[line]) {
+            /* insert by gain / loss, largest first (a line with both 0 would compare
+               equal to every other and break the order, so it is left out: it adds
+               nothing) */
+            int j = open++;
+            while (j > 0 && (long long)gain[j - 1] * possibly_black[line] <
+                                (long long)possibly_white[line] * loss[j - 1]) {
+                gain[j] = gain[j - 1];
+                loss[j] = loss[j - 1];
+                j--;
+            }
+            gain[j] = possibly_white[line];
+            loss[j] = possibly_black[line];
+            rest_black += possibly_black[line];
+        }
+    }
+    long long need = want_white - fixed_white;
+    if (need <= 0) return fixed_black + rest_black >= want_black;
+    for (int i = 0; i < open; i++) {
+        rest_black -= loss[i];
+        if (gain[i] >= need) /* this line's share need / gain goes white */
+            return (fixed_black + rest_black - want_black) * gain[i] + (gain[i] - need) * loss[i] >= 0;
+        need -= gain[i];
+    }
+    return 0;
+}
+
+static int product_reaches(void) {
+    int white_ranks = 0, black_ranks = 0, white_files = 0, black_files = 0;
+    for (int i = 0; i < side; i++) {
+        white_ranks += colour[i] == WHITE;
+        black_ranks += colour[i] == BLACK;
+        white_files += colour[side + i] == WHITE;
+        black_files += colour[side + i] == BLACK;
+    }
+    for (int a = white_ranks; a <= side - black_ranks; a++)
+        for (int c = white_files; c <= side - black_files; c++)
+            if (a * c >= want_white && (side - a) * (side - c) >= want_black) return 1;
+    return 0;
+}
+
+static int reaches(void) {
+    if (!product_reaches()) return 0;
+    for (int family = 0; family < 4; family++)
+        if (!family_reaches(family)) return 0;
+    return 1;
+}
+
+/* The rank or file whose colour each symmetry carries to each rank or file: 8 of
+   the square (ranks reversed or not, files reversed or not, transposed or not),
+   each with and without the colour swap (bit 8 of the symmetry's number). */
+static int preimage[8][2 * MOST_SIDE];
+
+static void build_symmetries(void) {
+    for (int g = 0; g < 8; g++) {
+        int reverse_ranks = g & 1, reverse_files = g & 2, transpose = g & 4;
+        for (int i = 0; i < side; i++) {
+            int rank = reverse_ranks ? side - 1 - i : i;
+            int file = side + (reverse_files ? side - 1 - i : i);
+            preimage[g][i] = transpose ? file : rank;
+            preimage[g][side + i] = transpose ? rank : file;
+        }
+    }
+}
+
+/* Whether some symmetry's image of every colouring below this node is smaller than
+   it, comparing the ranks and files in the order they are coloured: the node's
+   first `depth` of them are coloured, and a comparison stops at a line whose image
+   comes from one not coloured yet. At depth 2n: whether the colouring is not the
+   smallest of its images. */
+static int smaller_image(int depth) {
+    for (int g = 1; g < (colour_swap ? 16 : 8); g++) {
+        for (int k = 0; k < depth; k++) {
+            int mine = colour[order[k]], theirs = colour[preimage[g & 7][order[k]]];
+            if (theirs == OPEN) break;
+            if (g & 8) theirs = WHITE + BLACK - theirs;
+            if (theirs != mine) {
+                if (theirs < mine) return 1;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+static char placement[MOST_SIDE * MOST_SIDE + 1];
+
+static void keep_placement(void) {
+    found = 1;
+    for (int square = 0; square < side * side; square++) {
+        int white = black_lines_at[square] == 0, black = white_lines_at[square] == 0;
+        placement[square] = white && !black ? 'W' : black && !white ? 'B' : '.';
+    }
+    placement[side * side] = '\0';
+}
+
+static void search_diagonals(void) {
+    nodes++;
+    if (!reaches()) return;
+    int best = -1, most = -1;
+    for (int line = 2 * side; line < line_count; line++) {
+        if (colour[line] != OPEN || !possibly_white[line] || !possibly_black[line]) continue;
+        int kills = possibly_white[line] > possibly_black[line] ? possibly_white[line]
+                                                                : possibly_black[line];
+        if (kills > most) {
+            most = kills;
+            best = line;
+        }
+    }
+    if (best < 0) {
+        keep_placement();
+        return;
+    }
+    /* first the colour that removes the most, so that a bound fails soonest */
+    int first = possibly_white[best] >= possibly_black[best] ? BLACK : WHITE;
+    for (int k = 0; k < 2 && !found; k++) {
+        set_colour(best, k == 0 ? first : WHITE + BLACK - first);
+        search_diagonals();
+        clear_colour(best);
+    }
+}
+
+static void search_ranks_files(int depth) {
+    nodes++;
+    if (smaller_image(depth) || !reaches()) return;
+    if (depth == 2 * side) {
+        search_diagonals();
+        return;
+    }
+    for (int c = WHITE; c <= BLACK && !found; c++) {
+        set_colour(order[depth], c);
+        search_ranks_files(depth + 1);
+        clear_colour(order[depth]);
+    }
+}
+
+static double cpu_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static int number(const char *text, int least, int most, int *value) {
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < least || v > most) return 0;
+    *value = (int)v;
+    return 1;
+}
+
+int main(int argc, char **argv) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the parent */
+#endif
+    signal(SIGINT, SIG_IGN);          /* Ctrl-C is the parent's to handle */
+    if (argc != 4 || !number(argv[1], 1, MOST_SIDE, &side) ||
+        !number(argv[2], 0, MOST_SIDE * MOST_SIDE, &want_white) ||
+        !number(argv[3], 0, MOST_SIDE * MOST_SIDE, &want_black)) {
+        fprintf(stderr, "usage: line_search N W B (1 <= N <= %d, 0 <= W, B <= N*N)\n", MOST_SIDE);
+        return 2;
+    }
+    colour_swap = want_white == want_black;
+    build_board();
+    build_symmetries();
+    char word[4 * MOST_SIDE];
+    while (fgets(word, sizeof word, stdin)) {
+        size_t length = strcspn(word, "\n");
+        word[length] = '\0';
+        if (length == 0 || length > (size_t)(2 * side) || strspn(word, "01") != length) {
+            fprintf(stderr, "line_search: bad chunk word '%s'\n", word);
+            return 2;
+        }
+        double started = cpu_seconds();
+        nodes = 0;
+        found = 0;
+        for (size_t i = 0; i < length; i++) set_colour(order[i], word[i] == '1' ? WHITE : BLACK);
+        search_ranks_files((int)length);
+        for (size_t i = length; i-- > 0;) clear_colour(order[i]);
+        if (found)
+            printf("found %s %s %.6f\n", word, placement, cpu_seconds() - started);
+        else
+            printf("refuted %s %lld %.6f\n", word, nodes, cpu_seconds() - started);
+        fflush(stdout);
+    }
+    return 0;
+}
