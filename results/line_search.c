@@ -1,8 +1,9 @@
 /*
  * line_search.c: an independent branch and bound that refutes "at least W white
  * and at least B black peaceable queens on the n x n board" (or finds such a
- * placement). It shares no code with chessplace; results/crosscheck_search.py
- * compiles it, hands it the chunks of the search and checks what it answers.
+ * placement), or counts the placements of exactly W and B. It shares no code
+ * with chessplace; results/crosscheck_search.py and crosscheck_count.py
+ * compile it, hand it the chunks of the search and check what it answers.
  *
  * The method. Colour every line (n ranks, n files, 2n-1 diagonals and 2n-1
  * anti-diagonals) white or black. In a peaceable placement a line never holds
@@ -26,12 +27,14 @@
  *
  * The search colours the ranks and files first, in a fixed order (the edges
  * inward, rank and file in turn); the chunk word given on standard input
- * colours the first of them. Once every rank and file is coloured it goes on
- * only if their colours are the smallest of their images under the 8
- * symmetries of the square (and, when W = B, under the colour swap too):
- * a placement's image under a symmetry is a placement with the same counts
- * (colours swapped under the swap), so the smallest image of every placement's
- * rank and file colours is searched. Then it picks an open diagonal line with
+ * colours the first of them. Only the rank and file colourings that are the
+ * smallest of their images under the 8 symmetries of the square (and, when
+ * W = B, under the colour swap too) are searched, comparing the lines in the
+ * order they are coloured; a node is cut as soon as some image of every
+ * colouring below it is smaller. A placement's image under a symmetry is a
+ * placement with the same counts (colours swapped under the swap), so the
+ * smallest image of every placement's rank and file colours is searched.
+ * Then it picks an open diagonal line with
  * pw > 0 and pb > 0 and tries both colours. An open line with pw = 0 can be
  * coloured black with no loss (every placement that agrees with the node has
  * no white queen on it, so it agrees with black too), and with pb = 0 white:
@@ -40,11 +43,25 @@
  * white and every possibly black square black, and the bounds are exact:
  * if they still reach W and B, that placement is printed.
  *
- * Protocol: arguments n W B; then one chunk word per line on standard input
- * ('1' white, '0' black for the first ranks and files in the search's order);
- * for each, one line out: "refuted WORD NODES CPU_SECONDS" or
- * "found WORD PLACEMENT CPU_SECONDS" (PLACEMENT: n*n characters, W, B or .,
- * rank by rank). Exit 2 on bad arguments or a bad word.
+ * Counting (a fourth argument "count"): every placement of exactly W white and
+ * B black is counted once, at its canonical colouring: a line with queens takes
+ * their colour, an empty line is black. So a white line must hold a white
+ * queen (a node where one has no possibly white square left is cut, and a line
+ * with none is coloured black without a branch), and at a full colouring the
+ * placements are W of the possibly white squares with a queen on every white
+ * line, times any B of the possibly black squares. The board's symmetries
+ * carry canonical colourings to canonical colourings, so the placements whose
+ * rank and file colours lie in one orbit number the orbit's size, 8 over the
+ * symmetries that fix the smallest member's colours, times the placements at
+ * that member, which is the one searched (the colour swap is left out: it
+ * would carry an empty line's black to white).
+ *
+ * Protocol: arguments n W B [count]; then one chunk word per line on standard
+ * input ('1' white, '0' black for the first ranks and files in the search's
+ * order); for each, one line out: "refuted WORD NODES CPU_SECONDS", "found WORD
+ * PLACEMENT CPU_SECONDS" (PLACEMENT: n*n characters, W, B or ., rank by rank)
+ * or, counting, "counted WORD PLACEMENTS NODES CPU_SECONDS". Exit 2 on bad
+ * arguments or a bad word.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -74,6 +91,9 @@ static int white_lines_at[MOST_SIDE * MOST_SIDE], black_lines_at[MOST_SIDE * MOS
 static int possibly_white[MOST_LINES], possibly_black[MOST_LINES];
 static long long nodes;
 static int found;
+static int counting;                       /* count placements instead of refuting */
+static unsigned long long counted;         /* placements counted in this chunk */
+static unsigned long long orbit_size;      /* of the rank and file colours being counted */
 
 static void build_board(void) {
     line_count = 6 * side - 2;
@@ -133,35 +153,37 @@ static void clear_colour(int line) {
     }
 }
 
-/* The family bound: can the family's lines reach want_white and want_black? */
+/* The family bound: can the family's lines reach want_white and want_black? An
+   open line with room for one colour only gives it that colour at no cost; the
+   others (both pw and pb > 0) are sorted by pw / pb, the most white per black
+   lost first, and given to white in that order until it reaches want_white (the
+   last one in part): the most black any fractional choice leaves. */
 static int family_reaches(int family) {
-    long long fixed_white = 0, fixed_black = 0, rest_black = 0;
-    int gain[MOST_LINES], loss[MOST_LINES], open = 0;
+    long long white = 0, black = 0, contested_black = 0;
+    int gain[MOST_LINES], loss[MOST_LINES], contested = 0;
     for (int line = family_start[family]; line < family_start[family + 1]; line++) {
-        if (colour[line] == WHITE) fixed_white += possibly_white[line];
-        else if (colour[line] == BLACK) fixed_black += possibly_black[line];
-        else if (possibly_white[line] || possibly_black[line]) {
-            /* insert by gain / loss, largest first (a line with both 0 would compare
-               equal to every other and break the order, so it is left out: it adds
-               nothing) */
-            int j = open++;
-            while (j > 0 && (long long)gain[j - 1] * possibly_black[line] <
-                                (long long)possibly_white[line] * loss[j - 1]) {
+        int pw = possibly_white[line], pb = possibly_black[line];
+        if (colour[line] == WHITE || (colour[line] == OPEN && pb == 0)) white += pw;
+        else if (colour[line] == BLACK || pw == 0) black += pb;
+        else {
+            int j = contested++;
+            while (j > 0 && (long long)gain[j - 1] * pb < (long long)pw * loss[j - 1]) {
                 gain[j] = gain[j - 1];
                 loss[j] = loss[j - 1];
                 j--;
             }
-            gain[j] = possibly_white[line];
-            loss[j] = possibly_black[line];
-            rest_black += possibly_black[line];
+            gain[j] = pw;
+            loss[j] = pb;
+            contested_black += pb;
         }
     }
-    long long need = want_white - fixed_white;
-    if (need <= 0) return fixed_black + rest_black >= want_black;
-    for (int i = 0; i < open; i++) {
-        rest_black -= loss[i];
-        if (gain[i] >= need) /* this line's share need / gain goes white */
-            return (fixed_black + rest_black - want_black) * gain[i] + (gain[i] - need) * loss[i] >= 0;
+    long long need = want_white - white;
+    black += contested_black;
+    if (need <= 0) return black >= want_black;
+    for (int i = 0; i < contested; i++) {
+        black -= loss[i];
+        if (gain[i] >= need) /* the share need / gain of this line goes white */
+            return (black - want_black) * gain[i] + (gain[i] - need) * loss[i] >= 0;
         need -= gain[i];
     }
     return 0;
@@ -262,11 +284,103 @@ static void search_diagonals(void) {
     }
 }
 
+/* Counting: see the top of the file. */
+
+static int white_line_left_empty(void) {
+    for (int line = 0; line < line_count; line++)
+        if (colour[line] == WHITE && possibly_white[line] == 0) return 1;
+    return 0;
+}
+
+static unsigned long long binomial(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    unsigned long long result = 1;
+    for (int i = 1; i <= k; i++) result = result * (unsigned long long)(n - k + i) / (unsigned long long)i;
+    return result;
+}
+
+static int white_room[MOST_SIDE * MOST_SIDE], white_room_size;
+static int white_kept_on[MOST_LINES];
+
+/* The ways to leave out `leave` more of white_room[from..] and still keep a white
+   queen on every line that has one of the room's squares. */
+static unsigned long long ways_to_leave(int from, int leave) {
+    if (leave == 0) return 1;
+    unsigned long long ways = 0;
+    for (int i = from; i <= white_room_size - leave; i++) {
+        int square = white_room[i], last = 0;
+        for (int k = 0; k < 4; k++) last |= white_kept_on[lines_of[square][k]] == 1;
+        if (last) continue;
+        for (int k = 0; k < 4; k++) white_kept_on[lines_of[square][k]]--;
+        ways += ways_to_leave(i + 1, leave - 1);
+        for (int k = 0; k < 4; k++) white_kept_on[lines_of[square][k]]++;
+    }
+    return ways;
+}
+
+/* The placements whose canonical colouring is this one (every line coloured): W of
+   the possibly white squares with a queen on every white line, and any B of the
+   possibly black squares. */
+static unsigned long long placements_here(void) {
+    int black_room = 0;
+    white_room_size = 0;
+    memset(white_kept_on, 0, sizeof white_kept_on);
+    for (int square = 0; square < side * side; square++) {
+        if (black_lines_at[square] == 0) {
+            white_room[white_room_size++] = square;
+            for (int k = 0; k < 4; k++) white_kept_on[lines_of[square][k]]++;
+        }
+        black_room += white_lines_at[square] == 0;
+    }
+    if (white_room_size < want_white || white_line_left_empty()) return 0;
+    return ways_to_leave(0, white_room_size - want_white) * binomial(black_room, want_black);
+}
+
+static void count_diagonals(void) {
+    nodes++;
+    if (white_line_left_empty() || !reaches()) return;
+    int best = -1, most = -1;
+    for (int line = 2 * side; line < line_count; line++) {
+        if (colour[line] != OPEN) continue;
+        int kills = possibly_white[line] > possibly_black[line] ? possibly_white[line]
+                                                                : possibly_black[line];
+        if (possibly_white[line] == 0) kills = MOST_LINES * MOST_SIDE; /* forced black first */
+        if (kills > most) {
+            most = kills;
+            best = line;
+        }
+    }
+    if (best < 0) {
+        counted += orbit_size * placements_here();
+        return;
+    }
+    for (int c = possibly_white[best] ? WHITE : BLACK; c <= BLACK; c++) {
+        set_colour(best, c);
+        count_diagonals();
+        clear_colour(best);
+    }
+}
+
+/* 8 / the symmetries of the square that fix the rank and file colours. */
+static unsigned long long rank_file_orbit(void) {
+    int fixing = 0;
+    for (int g = 0; g < 8; g++) {
+        int i = 0;
+        while (i < 2 * side && colour[preimage[g][i]] == colour[i]) i++;
+        fixing += i == 2 * side;
+    }
+    return (unsigned long long)(8 / fixing);
+}
+
 static void search_ranks_files(int depth) {
     nodes++;
     if (smaller_image(depth) || !reaches()) return;
     if (depth == 2 * side) {
-        search_diagonals();
+        if (!counting) search_diagonals();
+        else if (!white_line_left_empty()) {
+            orbit_size = rank_file_orbit();
+            count_diagonals();
+        }
         return;
     }
     for (int c = WHITE; c <= BLACK && !found; c++) {
@@ -295,13 +409,15 @@ int main(int argc, char **argv) {
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the parent */
 #endif
     signal(SIGINT, SIG_IGN);          /* Ctrl-C is the parent's to handle */
-    if (argc != 4 || !number(argv[1], 1, MOST_SIDE, &side) ||
+    counting = argc == 5 && strcmp(argv[4], "count") == 0;
+    if (argc != 4 + counting || !number(argv[1], 1, MOST_SIDE, &side) ||
         !number(argv[2], 0, MOST_SIDE * MOST_SIDE, &want_white) ||
         !number(argv[3], 0, MOST_SIDE * MOST_SIDE, &want_black)) {
-        fprintf(stderr, "usage: line_search N W B (1 <= N <= %d, 0 <= W, B <= N*N)\n", MOST_SIDE);
+        fprintf(stderr, "usage: line_search N W B [count] (1 <= N <= %d, 0 <= W, B <= N*N)\n",
+                MOST_SIDE);
         return 2;
     }
-    colour_swap = want_white == want_black;
+    colour_swap = want_white == want_black && !counting; /* swap: not canonical */
     build_board();
     build_symmetries();
     char word[4 * MOST_SIDE];
@@ -315,10 +431,13 @@ int main(int argc, char **argv) {
         double started = cpu_seconds();
         nodes = 0;
         found = 0;
+        counted = 0;
         for (size_t i = 0; i < length; i++) set_colour(order[i], word[i] == '1' ? WHITE : BLACK);
         search_ranks_files((int)length);
         for (size_t i = length; i-- > 0;) clear_colour(order[i]);
-        if (found)
+        if (counting)
+            printf("counted %s %llu %lld %.6f\n", word, counted, nodes, cpu_seconds() - started);
+        else if (found)
             printf("found %s %s %.6f\n", word, placement, cpu_seconds() - started);
         else
             printf("refuted %s %lld %.6f\n", word, nodes, cpu_seconds() - started);

@@ -1,8 +1,9 @@
-"""The independent C search (results/line_search.c) and the script that runs it."""
+"""The independent C search (results/line_search.c) and the scripts that run it."""
 
 from __future__ import annotations
 
 import json
+import math
 import signal
 import subprocess
 import sys
@@ -23,15 +24,17 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """line_search.c, built once for the module as the script builds it."""
     sys.path.insert(0, str(RESULTS))
     try:
-        from crosscheck_search import compiled
+        from c_search import compiled
     finally:
         sys.path.remove(str(RESULTS))
     yield compiled(tmp_path_factory.mktemp("build"))
 
 
-def _answers(program: Path, n: int, white: int, black: int, words: str = "0\n1\n") -> list[str]:
+def _answers(
+    program: Path, n: int, white: int, black: int, words: str = "0\n1\n", count: bool = False
+) -> list[str]:
     run = subprocess.run(
-        [str(program), str(n), str(white), str(black)],
+        [str(program), str(n), str(white), str(black), *(["count"] if count else [])],
         input=words,
         capture_output=True,
         text=True,
@@ -131,6 +134,7 @@ def test_the_search_reproduces_peaceable_queens(program: Path, n: int) -> None:
         (["4", "1", "1"], "012\n"),
         (["4", "1", "1"], "101010101\n"),
         (["4", "1", "1"], "\n"),
+        (["4", "1", "1", "counts"], "1\n"),
     ],
     ids=[
         "side 0",
@@ -141,6 +145,7 @@ def test_the_search_reproduces_peaceable_queens(program: Path, n: int) -> None:
         "not a word",
         "too long",
         "empty",
+        "not count",
     ],
 )
 def test_the_search_refuses_bad_input(program: Path, arguments: list[str], words: str) -> None:
@@ -227,3 +232,69 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
         ["pgrep", "-f", "line_search 13 24 26"], capture_output=True, text=True, check=False
     )
     assert left.stdout.split() == []
+
+
+def _counts_by_brute_force(n: int) -> dict[tuple[int, int], int]:
+    """Placements of exactly w white and b black, for every w and b: each white army
+    leaves its unseen squares to any b black queens."""
+    lines = [_attacks(n, square) for square in range(n * n)]
+    counts: dict[tuple[int, int], int] = {}
+    for army in range(1 << (n * n)):
+        covered = 0
+        for square in range(n * n):
+            if army >> square & 1:
+                covered |= lines[square]
+        room = n * n - covered.bit_count()
+        for black in range(room + 1):
+            key = (army.bit_count(), black)
+            counts[key] = counts.get(key, 0) + math.comb(room, black)
+    return counts
+
+
+def _count(program: Path, n: int, white: int, black: int) -> int:
+    answers = _answers(program, n, white, black, count=True)
+    assert len(answers) == 2 and all(a.startswith("counted ") for a in answers)
+    return sum(int(a.split()[2]) for a in answers)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_the_search_counts_as_brute_force_does(program: Path, n: int) -> None:
+    """Every pair of army sizes, equal or not, including sizes with no placement."""
+    counts = _counts_by_brute_force(n)
+    for white in range(n * n + 1):
+        for black in range(n * n + 1 - white):
+            assert _count(program, n, white, black) == counts.get((white, black), 0), (
+                white,
+                black,
+            )
+
+
+def test_the_count_script_confirms_a_complete_list_only(tmp_path: Path) -> None:
+    listing = json.loads((RESULTS / "a260680" / "n8.json").read_text())
+    script = str(RESULTS / "crosscheck_count.py")
+
+    def check(data: object, journal: str) -> subprocess.CompletedProcess[str]:
+        path = tmp_path / "classes.json"
+        path.write_text(json.dumps(data))
+        arguments = [script, str(path), "--workers", "2", "--journal", str(tmp_path / journal)]
+        return subprocess.run(
+            [sys.executable, *arguments], capture_output=True, text=True, timeout=300
+        )
+
+    confirmed = check(listing, "j.jsonl")
+    assert confirmed.returncode == 0, confirmed.stdout + confirmed.stderr
+    assert "71 classes, 1,136 placements" in confirmed.stdout
+    assert "confirmed: 1,136 placements, all in the listed classes" in confirmed.stdout
+    again = check(listing, "j.jsonl")  # read back from the journal
+    assert again.returncode == 0 and "4,096 counted before" in again.stdout
+    short = {**listing, "classes": listing["classes"][1:]}
+    missing = check(short, "j.jsonl")
+    assert missing.returncode == 1
+    assert "rejected: the search counts 1,136 placements, the classes hold" in missing.stdout
+    twice = {**listing, "classes": [*listing["classes"], listing["classes"][3]]}
+    assert "two listed placements are in one class" in check(twice, "k.jsonl").stdout
+    broken = {**listing, "classes": [{"white": ["a1"], "black": ["a2"]}]}
+    assert "breaks a rule" in check(broken, "k.jsonl").stdout
+    for bad in ([], {"n": 8}, {"n": 8, "m": 9, "classes": [{"white": ["z99"]}]}):
+        refused = check(bad, "k.jsonl")
+        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr

@@ -1,0 +1,245 @@
+"""Running ``line_search.c``, the independent search in C, chunk by chunk on the cores.
+
+The cross-checks built on it (``crosscheck_search.py`` for bounds,
+``crosscheck_count.py`` for counts of optimal placements) compile the source
+with the system's C compiler into a temporary folder, start one search process
+per worker, hand each chunk words (the colours of the first ranks and files in
+the search's order: every word of one length, so the chunks cover every
+colouring by construction) and journal what comes back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import NamedTuple
+
+from chessplace.journal import Schema
+
+SOURCE = Path(__file__).with_name("line_search.c")
+
+MOST_SIDE = 32
+"""The largest board ``line_search.c`` takes (its arrays are sized for it)."""
+
+MOST_CHUNK_LINES = 20
+"""The most ranks and files a chunk colours (2^20 chunks, about a million)."""
+
+CHUNK_LINES = 12
+"""The ranks and files a chunk colours unless told (4,096 chunks: enough to share out,
+few enough to journal)."""
+
+POLL = 0.2
+"""Seconds between looks for a stop while the searches run."""
+
+STOPPED = 3
+"""The exit status of a run stopped by Ctrl-C or SIGTERM (its journal kept)."""
+
+
+class Progress:
+    """Prints how far a run is, at most once every :data:`PROGRESS_SECONDS`."""
+
+    def __init__(self) -> None:
+        self._last = time.monotonic()
+
+    def tick(self, message: str) -> None:
+        now = time.monotonic()
+        if now - self._last >= PROGRESS_SECONDS:
+            print(message, flush=True)
+            self._last = now
+
+
+PROGRESS_SECONDS = 60.0
+
+
+class Answer(NamedTuple):
+    """One line of the C search: its verdict (``refuted``, ``found`` or ``counted``), the
+    chunk word, what it reports, and the chunk's CPU seconds."""
+
+    verdict: str
+    word: str
+    fields: tuple[str, ...]
+    seconds: float
+
+
+FIELDS = {"refuted": 1, "found": 1, "counted": 2}
+"""How many fields each verdict reports between the word and the seconds."""
+
+
+def add_chunk_options(parser: argparse.ArgumentParser, side: bool = True) -> None:
+    """The options every search cross-check takes (``-n`` too unless ``side`` is
+    false: the board then comes from elsewhere)."""
+    if side:
+        parser.add_argument("-n", type=int, required=True, help="board side")
+    parser.add_argument(
+        "--chunk-lines", type=int, help=f"ranks and files per chunk (default {CHUNK_LINES})"
+    )
+    parser.add_argument("--workers", type=int, default=1)
+
+
+def chunk_fault(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``-n``, ``--chunk-lines`` or ``--workers`` (``None``: nothing);
+    sets the default ``--chunk-lines``, 12 or 2n if fewer."""
+    if not 1 <= args.n <= MOST_SIDE:
+        return f"-n is 1 to {MOST_SIDE}"
+    if args.chunk_lines is None:
+        args.chunk_lines = min(CHUNK_LINES, 2 * args.n)
+    most = min(2 * args.n, MOST_CHUNK_LINES)
+    if not 1 <= args.chunk_lines <= most:
+        return f"--chunk-lines is 1 to {most} ranks and files"
+    if args.workers < 1:
+        return "--workers is at least 1"
+    return None
+
+
+def chunk_words(lines: int) -> list[str]:
+    """Every colouring of the first ``lines`` ranks and files, as words."""
+    return ["".join(bits) for bits in itertools.product("10", repeat=lines)]
+
+
+def source_digest() -> str:
+    """SHA-256 of ``line_search.c``: a journal of another version is not trusted."""
+    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+
+
+def chunk_schema(lines: int, record: type[NamedTuple], work: str) -> Schema:
+    """The journal of a search cross-check: one record per chunk, keyed by its word,
+    every field a non-negative number (the last one, seconds, a float)."""
+
+    def valid_key(key: str) -> bool:
+        return len(key) == lines and set(key) <= {"0", "1"}
+
+    def valid(values: tuple[object, ...]) -> bool:
+        *counts, seconds = values
+        return all(type(c) is int and c >= 0 for c in counts) and (
+            type(seconds) is float and seconds >= 0
+        )
+
+    return Schema(
+        key="chunk",
+        record=record,
+        valid_key=valid_key,
+        valid=valid,
+        work=work,
+        unit="chunk",
+        redone="searched again",
+    )
+
+
+def compiled(directory: Path) -> Path:
+    """``line_search.c`` built in ``directory``; ``ValueError`` without a C compiler or
+    when it fails."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise ValueError("no C compiler (cc or gcc) on the PATH")
+    program = directory / "line_search"
+    built = subprocess.run(
+        [compiler, "-O2", "-std=c11", "-o", str(program), str(SOURCE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if built.returncode != 0:
+        raise ValueError(f"{compiler} could not build {SOURCE.name}: {built.stderr[:300]}")
+    return program
+
+
+def _answer(line: str) -> Answer:
+    parts = line.split()
+    if not parts or parts[0] not in FIELDS or len(parts) != FIELDS[parts[0]] + 3:
+        raise RuntimeError(f"line_search answered {line[:80]!r}")
+    return Answer(parts[0], parts[1], tuple(parts[2:-1]), float(parts[-1]))
+
+
+def _feed(child: subprocess.Popen[str], words: queue.Queue[str], out: queue.Queue[object]) -> None:
+    """One worker's thread: hands its C search chunk words until none are left, and
+    passes on each answer (or what went wrong)."""
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        while True:
+            try:
+                word = words.get_nowait()
+            except queue.Empty:
+                return
+            child.stdin.write(word + "\n")
+            child.stdin.flush()
+            out.put(_answer(child.stdout.readline()))
+    except (OSError, RuntimeError, ValueError) as error:
+        out.put(error)
+
+
+def _answers(
+    program: Path, arguments: list[str], words: list[str], workers: int
+) -> Generator[Answer, None, None]:
+    """The C search's answer for each chunk word, as ``workers`` processes finish them.
+
+    Ctrl-C and SIGTERM (through :func:`cube_solving.run_script`) raise
+    ``KeyboardInterrupt`` here within :data:`POLL` seconds; the children are killed
+    whatever ends it (and die with this process, by ``prctl``, if it is killed)."""
+    todo: queue.Queue[str] = queue.Queue()
+    for word in words:
+        todo.put(word)
+    out: queue.Queue[object] = queue.Queue()
+    children = [
+        subprocess.Popen(
+            [str(program), *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(min(workers, len(words)))
+    ]
+    try:
+        for child in children:
+            threading.Thread(target=_feed, args=(child, todo, out), daemon=True).start()
+        for _ in words:
+            while True:
+                try:
+                    answer = out.get(timeout=POLL)
+                    break
+                except queue.Empty:
+                    continue
+            if not isinstance(answer, Answer):
+                raise RuntimeError(f"a line_search process failed: {answer}")
+            yield answer
+    except KeyboardInterrupt:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)  # one stop is enough: end cleanly
+        raise
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+
+
+def search_chunks(
+    arguments: list[str], words: list[str], workers: int, take: Callable[[Answer], int | None]
+) -> int | None:
+    """Build the search and run it with ``arguments`` on every chunk word, handing each
+    answer to ``take``, which returns an exit status to end the run or ``None`` to go on.
+    ``None`` once every word is answered; otherwise the exit status (``take``'s, 2 when
+    the search cannot be built, :data:`STOPPED` on Ctrl-C or SIGTERM)."""
+    with tempfile.TemporaryDirectory(prefix="line_search") as directory:
+        try:
+            program = compiled(Path(directory))
+        except ValueError as error:
+            print(f"{Path(sys.argv[0]).stem}: {error}", file=sys.stderr)
+            return 2
+        answers = _answers(program, arguments, words, workers)
+        try:
+            for answer in answers:
+                status = take(answer)
+                if status is not None:
+                    return status
+        except KeyboardInterrupt:
+            return STOPPED
+        finally:
+            answers.close()
+    return None

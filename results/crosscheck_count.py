@@ -1,0 +1,195 @@
+"""Cross-check a list of optimal peaceable armies (A260680) by counting in C.
+
+    python results/crosscheck_count.py results/a260680/n13.json --workers 2 \\
+        --journal results/checkpoints/a260680-n13-count.jsonl
+
+The file (written by ``results/optima.py``) lists one placement per class of
+a(n) white and a(n) black queens, up to the 16 symmetries (the board's 8 ×
+the colour swap). This script checks each listed placement with ``verify``,
+expands every class into its placements (its images under the 16 symmetries,
+computed here) and checks that no two classes meet. Then ``line_search.c``
+(see :mod:`c_search`; it shares no code with the line engine that made the
+list) counts every placement of exactly a(n) each, chunk by chunk. The list is
+confirmed when the count equals the placements its classes hold: the classes
+are valid and disjoint, so then no placement lies outside them. A list with a
+class missing is rejected (exit 1).
+
+Each counted chunk is written to ``--journal`` (placements, nodes, CPU
+seconds); the header pins n, a(n), the chunking and a hash of the C source, so
+a stopped run (Ctrl-C, SIGTERM: exit 3) resumes where it was. This is a second
+computation by another program, not a certificate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from c_search import (
+    STOPPED,
+    Answer,
+    Progress,
+    add_chunk_options,
+    chunk_fault,
+    chunk_schema,
+    chunk_words,
+    search_chunks,
+    source_digest,
+)
+from cube_solving import run_script
+
+from chessplace import Board, puzzles
+from chessplace.board import parse_square
+from chessplace.journal import Journal
+from chessplace.placement import Placement
+
+Square = tuple[int, int]
+Armies = tuple[frozenset[Square], frozenset[Square]]
+
+
+class Counted(NamedTuple):
+    """A chunk the C search counted: its placements, nodes and CPU seconds."""
+
+    placements: int
+    nodes: int
+    seconds: float
+
+
+def images(armies: Armies, side: int) -> set[Armies]:
+    """A placement's images under the 8 symmetries of the board, each with the colours
+    as they are and swapped: its class."""
+    last = side - 1
+    maps: list[Callable[[int, int], Square]] = [
+        lambda f, r: (f, r),
+        lambda f, r: (last - f, r),
+        lambda f, r: (f, last - r),
+        lambda f, r: (last - f, last - r),
+        lambda f, r: (r, f),
+        lambda f, r: (last - r, f),
+        lambda f, r: (r, last - f),
+        lambda f, r: (last - r, last - f),
+    ]
+    found = set()
+    for move in maps:
+        white, black = (frozenset(move(*square) for square in army) for army in armies)
+        found |= {(white, black), (black, white)}
+    return found
+
+
+def listed(data: object) -> tuple[int, int, list[Armies]]:
+    """n, a(n) and the classes of a listing; ``ValueError`` for one that is malformed."""
+    if not isinstance(data, dict):
+        raise ValueError("not a listing of classes (a JSON object)")
+    side, m, classes = data.get("n"), data.get("m"), data.get("classes")
+    if type(side) is not int or type(m) is not int or not isinstance(classes, list):
+        raise ValueError("not a listing of classes (n, m and classes)")
+    try:
+        armies = [
+            (
+                frozenset(parse_square(name) for name in entry["white"]),
+                frozenset(parse_square(name) for name in entry["black"]),
+            )
+            for entry in classes
+        ]
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"a class that is not white and black squares ({error})") from None
+    return side, m, armies
+
+
+def main() -> int:
+    args = _arguments()
+    try:
+        data = json.loads(args.classes.read_text(encoding="utf-8"))
+        args.n, m, classes = listed(data)
+    except (OSError, ValueError) as error:
+        print(f"crosscheck_count: {args.classes}: {error}", file=sys.stderr)
+        return 2
+    fault = chunk_fault(args)
+    if fault:
+        print(f"crosscheck_count: {fault}", file=sys.stderr)
+        return 2
+    held = _held(args.n, m, classes)
+    if held is None:
+        return 1
+    header = {"n": args.n, "m": m, "chunk lines": args.chunk_lines, "search": source_digest()}
+    try:
+        journal = Journal(
+            args.journal, header, chunk_schema(args.chunk_lines, Counted, "count cross-check")
+        )
+    except ValueError as error:  # another board's journal, a foreign file, or in use
+        print(f"crosscheck_count: {error}", file=sys.stderr)
+        return 2
+    try:
+        return _count(args, m, held, journal)
+    finally:
+        journal.close()
+
+
+def _held(side: int, m: int, classes: list[Armies]) -> int | None:
+    """The placements the listed classes hold, each class checked; ``None`` (and the
+    reason printed) when one breaks a rule or two are one class."""
+    problem = puzzles.peaceable_queens(Board.square(side)).with_counts(exactly=m)
+    seen: set[Armies] = set()
+    for armies in classes:
+        placement = Placement.from_squares(problem, armies)
+        if placement.verify() or placement.army_sizes != (m, m):
+            print(f"rejected: a listed placement breaks a rule: {placement.verify()}")
+            return None
+        orbit = images(armies, side)
+        if orbit & seen:
+            print("rejected: two listed placements are in one class")
+            return None
+        seen |= orbit
+    print(f"board {side}×{side}, {m} each: {len(classes):,} classes, {len(seen):,} placements")
+    return len(seen)
+
+
+def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int:
+    """Count every chunk not counted yet and compare the total; the exit status."""
+    words = chunk_words(args.chunk_lines)
+    left = [word for word in words if word not in journal.done]
+    print(f"{len(words):,} chunks, {len(words) - len(left):,} counted before", flush=True)
+    started = time.perf_counter()
+    progress = Progress()
+
+    def take(answer: Answer) -> None:
+        if answer.verdict != "counted":
+            raise RuntimeError(f"line_search answered {answer.verdict} to a count")
+        placements, nodes = map(int, answer.fields)
+        journal.record(answer.word, placements, nodes, answer.seconds)
+        progress.tick(f"{len(journal.done):,} chunks counted")
+
+    status = search_chunks([str(args.n), str(m), str(m), "count"], left, args.workers, take)
+    if status == STOPPED:
+        done = f"{len(journal.done):,}/{len(words):,}"
+        print(f"stopped: {done} chunks counted, kept in {args.journal}")
+    if status is not None:
+        return status
+    records = [journal.done[word] for word in words]
+    total = sum(r.placements for r in records)
+    effort = (
+        f"{sum(r.nodes for r in records):,} nodes, {sum(r.seconds for r in records):.1f} CPU-s "
+        f"in the search ({time.perf_counter() - started:.1f} s this run)"
+    )
+    if total != held:
+        print(f"rejected: the search counts {total:,} placements, the classes hold {held:,}")
+        return 1
+    print(f"confirmed: {total:,} placements, all in the listed classes; {effort}")
+    return 0
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("classes", type=Path, help="JSON file written by results/optima.py")
+    add_chunk_options(parser, side=False)
+    parser.add_argument("--journal", type=Path, required=True, help="counted chunks, resumable")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    run_script(main)
