@@ -155,6 +155,8 @@ def compiled(directory: Path) -> Path:
 
 
 def _answer(line: str) -> Answer:
+    if not line:
+        raise RuntimeError("a line_search process ended without answering")
     parts = line.split()
     if not parts or parts[0] not in FIELDS or len(parts) != FIELDS[parts[0]] + 3:
         raise RuntimeError(f"line_search answered {line[:80]!r}")
@@ -225,7 +227,8 @@ def search_chunks(
     """Build the search and run it with ``arguments`` on every chunk word, handing each
     answer to ``take``, which returns an exit status to end the run or ``None`` to go on.
     ``None`` once every word is answered; otherwise the exit status (``take``'s, 2 when
-    the search cannot be built, :data:`STOPPED` on Ctrl-C or SIGTERM)."""
+    the search cannot be built, 1 when a search process fails, :data:`STOPPED` on
+    Ctrl-C or SIGTERM)."""
     with tempfile.TemporaryDirectory(prefix="line_search") as directory:
         try:
             program = compiled(Path(directory))
@@ -240,6 +243,9 @@ def search_chunks(
                     return status
         except KeyboardInterrupt:
             return STOPPED
+        except RuntimeError as error:  # a search died or answered nonsense
+            print(f"{Path(sys.argv[0]).stem}: {error}", file=sys.stderr)
+            return 1
         finally:
             answers.close()
     return None

@@ -46,8 +46,9 @@
  * Counting (a fourth argument "count"): every placement of exactly W white and
  * B black is counted once, at its canonical colouring: a line with queens takes
  * their colour, an empty line is black. So a white line must hold a white
- * queen (a node where one has no possibly white square left is cut, and a line
- * with none is coloured black without a branch), and at a full colouring the
+ * queen (once the ranks and files are coloured, a node where one has no
+ * possibly white square left is cut, and a diagonal line with none is coloured
+ * black without a branch), and at a full colouring the
  * placements are W of the possibly white squares with a queen on every white
  * line, times any B of the possibly black squares. The board's symmetries
  * carry canonical colourings to canonical colourings, so the placements whose
@@ -61,7 +62,8 @@
  * order); for each, one line out: "refuted WORD NODES CPU_SECONDS", "found WORD
  * PLACEMENT CPU_SECONDS" (PLACEMENT: n*n characters, W, B or ., rank by rank)
  * or, counting, "counted WORD PLACEMENTS NODES CPU_SECONDS". Exit 2 on bad
- * arguments or a bad word.
+ * arguments or a bad word; exit 3, with a line on standard error, when a count
+ * passes 2^64 - 1.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -212,7 +214,8 @@ static int reaches(void) {
 
 /* The rank or file whose colour each symmetry carries to each rank or file: 8 of
    the square (ranks reversed or not, files reversed or not, transposed or not),
-   each with and without the colour swap (bit 8 of the symmetry's number). */
+   each with and without the colour swap (the symmetry's number plus 8: the swap is
+   applied in smaller_image, not here). */
 static int preimage[8][2 * MOST_SIDE];
 
 static void build_symmetries(void) {
@@ -292,11 +295,34 @@ static int white_line_left_empty(void) {
     return 0;
 }
 
+/* A count past 2^64 - 1 is not wrapped round: the search says so and stops. */
+static void too_many(void) {
+    fprintf(stderr, "line_search: more than 2^64 - 1 placements; not counted\n");
+    exit(3);
+}
+
+static unsigned long long sum(unsigned long long a, unsigned long long b) {
+    unsigned long long total;
+    if (__builtin_add_overflow(a, b, &total)) too_many();
+    return total;
+}
+
+static unsigned long long product(unsigned long long a, unsigned long long b) {
+    unsigned long long total;
+    if (__builtin_mul_overflow(a, b, &total)) too_many();
+    return total;
+}
+
+/* C(n, k), each step C(n - k + i, i) exact in 128 bits (it is at most C(n, k) times
+   n <= 1024) before it is checked against 64. */
 static unsigned long long binomial(int n, int k) {
     if (k < 0 || k > n) return 0;
-    unsigned long long result = 1;
-    for (int i = 1; i <= k; i++) result = result * (unsigned long long)(n - k + i) / (unsigned long long)i;
-    return result;
+    unsigned __int128 result = 1;
+    for (int i = 1; i <= k; i++) {
+        result = result * (unsigned)(n - k + i) / (unsigned)i;
+        if (result > (unsigned long long)-1) too_many();
+    }
+    return (unsigned long long)result;
 }
 
 static int white_room[MOST_SIDE * MOST_SIDE], white_room_size;
@@ -312,7 +338,7 @@ static unsigned long long ways_to_leave(int from, int leave) {
         for (int k = 0; k < 4; k++) last |= white_kept_on[lines_of[square][k]] == 1;
         if (last) continue;
         for (int k = 0; k < 4; k++) white_kept_on[lines_of[square][k]]--;
-        ways += ways_to_leave(i + 1, leave - 1);
+        ways = sum(ways, ways_to_leave(i + 1, leave - 1));
         for (int k = 0; k < 4; k++) white_kept_on[lines_of[square][k]]++;
     }
     return ways;
@@ -333,7 +359,8 @@ static unsigned long long placements_here(void) {
         black_room += white_lines_at[square] == 0;
     }
     if (white_room_size < want_white || white_line_left_empty()) return 0;
-    return ways_to_leave(0, white_room_size - want_white) * binomial(black_room, want_black);
+    return product(ways_to_leave(0, white_room_size - want_white),
+                   binomial(black_room, want_black));
 }
 
 static void count_diagonals(void) {
@@ -351,7 +378,7 @@ static void count_diagonals(void) {
         }
     }
     if (best < 0) {
-        counted += orbit_size * placements_here();
+        counted = sum(counted, product(orbit_size, placements_here()));
         return;
     }
     for (int c = possibly_white[best] ? WHITE : BLACK; c <= BLACK; c++) {
@@ -413,8 +440,8 @@ int main(int argc, char **argv) {
     if (argc != 4 + counting || !number(argv[1], 1, MOST_SIDE, &side) ||
         !number(argv[2], 0, MOST_SIDE * MOST_SIDE, &want_white) ||
         !number(argv[3], 0, MOST_SIDE * MOST_SIDE, &want_black)) {
-        fprintf(stderr, "usage: line_search N W B [count] (1 <= N <= %d, 0 <= W, B <= N*N)\n",
-                MOST_SIDE);
+        fprintf(stderr, "usage: line_search N W B [count] (1 <= N <= %d, 0 <= W, B <= %d)\n",
+                MOST_SIDE, MOST_SIDE * MOST_SIDE);
         return 2;
     }
     colour_swap = want_white == want_black && !counting; /* swap: not canonical */

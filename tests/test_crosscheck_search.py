@@ -155,6 +155,16 @@ def test_the_search_refuses_bad_input(program: Path, arguments: list[str], words
     assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
 
 
+def test_a_count_past_64_bits_is_refused_not_wrapped(program: Path) -> None:
+    """C(64, 32) still fits (it once overflowed inside the binomial); C(81, 40) does
+    not: the search says so on one line and exits 3."""
+    assert _count(program, 8, 0, 32) == math.comb(64, 32)
+    run = subprocess.run(
+        [str(program), "9", "0", "40", "count"], input="0\n", capture_output=True, text=True
+    )
+    assert run.returncode == 3 and run.stdout == "" and "2^64" in run.stderr
+
+
 def _script(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, SCRIPT, *arguments], capture_output=True, text=True, timeout=300
