@@ -222,13 +222,17 @@ def _answers(
 
 
 def search_chunks(
-    arguments: list[str], words: list[str], workers: int, take: Callable[[Answer], int | None]
+    arguments: list[str],
+    words: list[str],
+    workers: int,
+    take: Callable[[Answer], int | None],
+    stopped: Callable[[], str],
 ) -> int | None:
     """Build the search and run it with ``arguments`` on every chunk word, handing each
     answer to ``take``, which returns an exit status to end the run or ``None`` to go on.
     ``None`` once every word is answered; otherwise the exit status (``take``'s, 2 when
     the search cannot be built, 1 when a search process fails, :data:`STOPPED` on
-    Ctrl-C or SIGTERM)."""
+    Ctrl-C or SIGTERM, after printing ``stopped()``, the line that says what is kept)."""
     with tempfile.TemporaryDirectory(prefix="line_search") as directory:
         try:
             program = compiled(Path(directory))
@@ -242,6 +246,7 @@ def search_chunks(
                 if status is not None:
                     return status
         except KeyboardInterrupt:
+            print(f"stopped: {stopped()}")
             return STOPPED
         except RuntimeError as error:  # a search died or answered nonsense
             print(f"{Path(sys.argv[0]).stem}: {error}", file=sys.stderr)

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from c_search import (
-    STOPPED,
     Answer,
     Progress,
     add_chunk_options,
@@ -164,10 +163,12 @@ def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int
         journal.record(answer.word, placements, nodes, answer.seconds)
         progress.tick(f"{len(journal.done):,} chunks counted")
 
-    status = search_chunks([str(args.n), str(m), str(m), "count"], left, args.workers, take)
-    if status == STOPPED:
-        done = f"{len(journal.done):,}/{len(words):,}"
-        print(f"stopped: {done} chunks counted, kept in {args.journal}")
+    def stopped() -> str:
+        return f"{len(journal.done):,}/{len(words):,} chunks counted, kept in {args.journal}"
+
+    status = search_chunks(
+        [str(args.n), str(m), str(m), "count"], left, args.workers, take, stopped
+    )
     if status is not None:
         return status
     records = [journal.done[word] for word in words]

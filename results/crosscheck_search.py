@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from c_search import (
-    STOPPED,
     Answer,
     Progress,
     add_chunk_options,
@@ -128,10 +127,10 @@ def _check(args: argparse.Namespace, white: int, journal: Journal) -> int:
         progress.tick(f"{len(journal.done):,} chunks refuted")
         return None
 
-    status = search_chunks([str(side), str(white), str(black)], left, args.workers, take)
-    if status == STOPPED:
-        done = f"{len(journal.done):,}/{len(words):,}"
-        print(f"stopped: {done} chunks refuted, kept in {args.journal}")
+    def stopped() -> str:
+        return f"{len(journal.done):,}/{len(words):,} chunks refuted, kept in {args.journal}"
+
+    status = search_chunks([str(side), str(white), str(black)], left, args.workers, take, stopped)
     if status is not None:
         return status
     records = [journal.done[word] for word in words]
