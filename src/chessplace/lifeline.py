@@ -56,9 +56,19 @@ def start_child(target: Callable[..., None], *args: Any) -> Child:
     context: Any = multiprocessing.get_context(_START_METHOD)
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_deaf, args=(os.getpid(), target, sender, *args), daemon=True)
-    process.start()
+    # A stop that came during the fork would be raised inside the fork's own
+    # handlers, where Python ignores exceptions, and be lost: it waits until after.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     sender.close()
     return Child(process, receiver)
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+"""The signals that stop a run."""
 
 
 def fan_out(
@@ -104,8 +114,8 @@ def _deaf(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> 
     # A terminal's Ctrl-C reaches the whole process group, and PySAT installs
     # its own SIGINT handler in the child: blocking the signal keeps it out.
     # The parent's own SIGTERM handler (a stop, or an interrupt) is not the child's.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, {signal.SIGINT})  # SIGTERM came blocked
     _die_with_parent(parent)
     target(sender, *args)
 
