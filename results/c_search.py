@@ -21,9 +21,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from chessplace.journal import Schema
 
@@ -46,6 +46,10 @@ STOPPED = 3
 """The exit status of a run stopped by Ctrl-C or SIGTERM (its journal kept)."""
 
 
+PROGRESS_SECONDS = 60.0
+"""The least time between two progress lines of a run."""
+
+
 class Progress:
     """Prints how far a run is, at most once every :data:`PROGRESS_SECONDS`."""
 
@@ -57,9 +61,6 @@ class Progress:
         if now - self._last >= PROGRESS_SECONDS:
             print(message, flush=True)
             self._last = now
-
-
-PROGRESS_SECONDS = 60.0
 
 
 class Answer(NamedTuple):
@@ -133,6 +134,26 @@ def chunk_schema(lines: int, record: type[NamedTuple], work: str) -> Schema:
         work=work,
         unit="chunk",
         redone="searched again",
+    )
+
+
+class Effort(Protocol):
+    """What a journal keeps of each chunk's work."""
+
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def seconds(self) -> float: ...
+
+
+def effort(records: Sequence[Effort], started: float) -> str:
+    """The work of a whole check: its chunks' nodes and CPU seconds (all runs), and the
+    wall time of this run since ``started`` (``time.perf_counter``)."""
+    nodes, seconds = sum(r.nodes for r in records), sum(r.seconds for r in records)
+    return (
+        f"{nodes:,} nodes, {seconds:.1f} CPU-s in the search "
+        f"({time.perf_counter() - started:.1f} s this run)"
     )
 
 

@@ -37,6 +37,7 @@ from c_search import (
     chunk_fault,
     chunk_schema,
     chunk_words,
+    effort,
     search_chunks,
     source_digest,
 )
@@ -136,8 +137,9 @@ def _held(side: int, m: int, classes: list[Armies]) -> int | None:
     seen: set[Armies] = set()
     for armies in classes:
         placement = Placement.from_squares(problem, armies)
-        if placement.verify() or placement.army_sizes != (m, m):
-            print(f"rejected: a listed placement breaks a rule: {placement.verify()}")
+        broken = placement.verify()
+        if broken or placement.army_sizes != (m, m):
+            print(f"rejected: a listed placement breaks a rule: {broken}")
             return None
         orbit = images(armies, side)
         if orbit & seen:
@@ -173,14 +175,10 @@ def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int
         return status
     records = [journal.done[word] for word in words]
     total = sum(r.placements for r in records)
-    effort = (
-        f"{sum(r.nodes for r in records):,} nodes, {sum(r.seconds for r in records):.1f} CPU-s "
-        f"in the search ({time.perf_counter() - started:.1f} s this run)"
-    )
     if total != held:
         print(f"rejected: the search counts {total:,} placements, the classes hold {held:,}")
         return 1
-    print(f"confirmed: {total:,} placements, all in the listed classes; {effort}")
+    print(f"confirmed: {total:,} placements, all in the listed classes; {effort(records, started)}")
     return 0
 
 

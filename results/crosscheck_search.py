@@ -36,6 +36,7 @@ from c_search import (
     chunk_fault,
     chunk_schema,
     chunk_words,
+    effort,
     search_chunks,
     source_digest,
 )
@@ -136,8 +137,7 @@ def _check(args: argparse.Namespace, white: int, journal: Journal) -> int:
     records = [journal.done[word] for word in words]
     print(
         f"confirmed: board {side}×{side}, no {past}: {len(words):,} chunks refuted, "
-        f"{sum(r.nodes for r in records):,} nodes, {sum(r.seconds for r in records):.1f} CPU-s "
-        f"in the search ({time.perf_counter() - started:.1f} s this run)"
+        + effort(records, started)
     )
     return 0
 
