@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from chessplace.journal import Schema
+from chessplace.lifeline import become_child
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
@@ -27,15 +29,6 @@ class Solved(NamedTuple):
     model: list[int] | None
     seconds: float
     decided: bool = True
-
-
-def _deaf() -> None:
-    """A worker leaves Ctrl-C to the parent (PySAT would otherwise turn the signal
-    into its own error inside a solve) and dies of SIGTERM, which the pool's end
-    sends. Both signals come blocked from the parent (see :func:`solved`), so one
-    sent while the worker started waits until its handlers are its own."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, {signal.SIGINT})
 
 
 _SOLVER: list[Solver] = []
@@ -83,7 +76,9 @@ def solved(
     try:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, signals)  # the workers start deaf
         try:
-            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_deaf)
+            pool = multiprocessing.get_context("fork").Pool(
+                workers, initializer=become_child, initargs=(os.getpid(),)
+            )
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
         with pool:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -384,9 +386,6 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: 
     """One line, exit 3, the refuted cubes kept, and no worker left behind; also when
     stops come in a burst (SIGTERM and Ctrl-C by turns), whose last ones arrive while
     the check ends (once they turned exit 3 into death by SIGINT)."""
-    import signal
-    import time
-
     journal = tmp_path / "cubes.jsonl"
     arguments = ["-n", "10", "--optimum", "14", "--cube-lines", "6", "--workers", "2"]
     child = subprocess.Popen(
@@ -420,11 +419,11 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: 
 
 STOPPED_WHILE = {
     "workers start": """
-real = cube_solving._deaf
-def slow():  # a worker slow to start, as on a busy machine
+real = cube_solving.become_child
+def slow(parent):  # a worker slow to start, as on a busy machine
     time.sleep(0.5)
-    real()
-cube_solving._deaf = slow
+    real(parent)
+cube_solving.become_child = slow
 threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
 for _ in cube_solving.solved([[1, 2]], [(1,), (2,)] * 50, 2):
     time.sleep(0.05)
@@ -456,6 +455,37 @@ def test_a_stop_is_neither_lost_nor_hung(moment: str) -> None:
     )
     run = subprocess.run([sys.executable, "-c", program], timeout=60, check=False)
     assert run.returncode == 3
+
+
+def test_the_cube_workers_die_with_their_parent() -> None:
+    """A SIGKILL of the process that solves the cubes (no handler of its own runs)
+    leaves none of its CaDiCaL workers behind."""
+    program = (
+        "import os, sys, time\n"
+        f"sys.path.insert(0, {str(RESULTS)!r})\n"
+        "import cube_solving\n"
+        "def _solve(task):  # a cube that never ends\n"
+        "    time.sleep(600)\n"
+        "cube_solving._solve = _solve\n"
+        "print(os.getpid(), flush=True)\n"
+        "list(cube_solving.solved([[1, 2]], [(1,), (2,)], 2))\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    pid = parent.stdout.readline().strip()
+    workers: list[str] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        found = subprocess.run(["pgrep", "-P", pid], capture_output=True, text=True, check=False)
+        workers = found.stdout.split()
+    assert len(workers) == 2
+    parent.kill()
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{w}").exists() for w in workers)
 
 
 def test_the_published_certificate_cubes_partition_the_labellings() -> None:

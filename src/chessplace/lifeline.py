@@ -111,13 +111,22 @@ def fan_out(
 
 
 def _deaf(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> None:
-    # A terminal's Ctrl-C reaches the whole process group, and PySAT installs
-    # its own SIGINT handler in the child: blocking the signal keeps it out.
-    # The parent's own SIGTERM handler (a stop, or an interrupt) is not the child's.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, {signal.SIGINT})  # SIGTERM came blocked
-    _die_with_parent(parent)
+    become_child(parent)
     target(sender, *args)
+
+
+def become_child(parent: int) -> None:
+    """What a child process of ours does first (the parent started it with SIGINT and
+    SIGTERM blocked, so that a stop during the start waits for this): leave Ctrl-C
+    to the parent, die of SIGTERM, and die with the parent ``parent``.
+
+    A terminal's Ctrl-C reaches the whole process group, and PySAT installs its
+    own SIGINT handler in a child: keeping the signal blocked keeps it out. The
+    parent's own SIGTERM handler (a stop, or an interrupt) is not the child's.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, {signal.SIGINT})
+    _die_with_parent(parent)
 
 
 def _die_with_parent(parent: int) -> None:
