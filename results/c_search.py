@@ -158,14 +158,14 @@ def effort(records: Sequence[Effort], started: float) -> str:
 
 
 def compiled(directory: Path) -> Path:
-    """``line_search.c`` built in ``directory``; ``ValueError`` without a C compiler or
-    when it fails."""
+    """``line_search.c`` built in ``directory`` as GNU C (it uses ``__int128`` and the
+    overflow builtins); ``ValueError`` without a C compiler or when it fails."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         raise ValueError("no C compiler (cc or gcc) on the PATH")
     program = directory / "line_search"
     built = subprocess.run(
-        [compiler, "-O2", "-std=c11", "-o", str(program), str(SOURCE)],
+        [compiler, "-O2", "-std=gnu11", "-o", str(program), str(SOURCE)],
         capture_output=True,
         text=True,
         check=False,
