@@ -35,7 +35,8 @@
  * placement with the same counts (colours swapped under the swap), so the
  * smallest image of every placement's rank and file colours is searched.
  * Then it picks an open diagonal line with
- * pw > 0 and pb > 0 and tries both colours. An open line with pw = 0 can be
+ * pw > 0 and pb > 0 and tries both colours (which one it picks changes the work,
+ * never the answer: see pick_diagonal). An open line with pw = 0 can be
  * coloured black with no loss (every placement that agrees with the node has
  * no white queen on it, so it agrees with black too), and with pb = 0 white:
  * such lines are never branched on. When no open line has both, colouring
@@ -261,19 +262,36 @@ static void keep_placement(void) {
     placement[side * side] = '\0';
 }
 
+/* The open diagonal line to branch on next (-1: none): an anti-diagonal while one is
+   left, else a diagonal, and within the family the line with the most room for its
+   scarcer colour, then for the other (the first such). Refuting, only lines with
+   room for both colours are branched on; counting, every open line is, one with
+   no possibly white square (which only black can take) first. The order is a
+   matter of speed: against picking across both families by the larger room it
+   visits 1.7 to 2.8 times fewer nodes at n = 13 and 14 (measured). */
+static int pick_diagonal(void) {
+    for (int family = 3; family >= 2; family--) {
+        int best = -1;
+        long long most = -1;
+        for (int line = family_start[family]; line < family_start[family + 1]; line++) {
+            int pw = possibly_white[line], pb = possibly_black[line];
+            if (colour[line] != OPEN || (!counting && (pw == 0 || pb == 0))) continue;
+            long long room = pw < pb ? ((long long)pw << 16) + pb : ((long long)pb << 16) + pw;
+            if (counting && pw == 0) room = 1LL << 40;
+            if (room > most) {
+                most = room;
+                best = line;
+            }
+        }
+        if (best >= 0) return best;
+    }
+    return -1;
+}
+
 static void search_diagonals(void) {
     nodes++;
     if (!reaches()) return;
-    int best = -1, most = -1;
-    for (int line = 2 * side; line < line_count; line++) {
-        if (colour[line] != OPEN || !possibly_white[line] || !possibly_black[line]) continue;
-        int kills = possibly_white[line] > possibly_black[line] ? possibly_white[line]
-                                                                : possibly_black[line];
-        if (kills > most) {
-            most = kills;
-            best = line;
-        }
-    }
+    int best = pick_diagonal();
     if (best < 0) {
         keep_placement();
         return;
@@ -366,17 +384,7 @@ static unsigned long long placements_here(void) {
 static void count_diagonals(void) {
     nodes++;
     if (white_line_left_empty() || !reaches()) return;
-    int best = -1, most = -1;
-    for (int line = 2 * side; line < line_count; line++) {
-        if (colour[line] != OPEN) continue;
-        int kills = possibly_white[line] > possibly_black[line] ? possibly_white[line]
-                                                                : possibly_black[line];
-        if (possibly_white[line] == 0) kills = MOST_LINES * MOST_SIDE; /* forced black first */
-        if (kills > most) {
-            most = kills;
-            best = line;
-        }
-    }
+    int best = pick_diagonal();
     if (best < 0) {
         counted = sum(counted, product(orbit_size, placements_here()));
         return;
