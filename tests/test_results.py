@@ -18,6 +18,7 @@ from chessplace.board import parse_square
 from chessplace.jsonio import placement_from_data
 from chessplace.placement import Placement
 from chessplace.reference import known
+from tests.processes import alive, children
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 CLASS_FILES = sorted((RESULTS / "a260680").glob("n*.json"), key=lambda p: int(p.stem[1:]))
@@ -470,22 +471,21 @@ def test_the_cube_workers_die_with_their_parent() -> None:
         "print(os.getpid(), flush=True)\n"
         "list(cube_solving.solved([[1, 2]], [(1,), (2,)], 2))\n"
     )
-    parent = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
-    assert parent.stdout is not None
-    pid = parent.stdout.readline().strip()
-    workers: list[str] = []
+    solving = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
+    assert solving.stdout is not None
+    pid = int(solving.stdout.readline())
+    workers: list[int] = []
     deadline = time.monotonic() + 60
     while len(workers) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
-        found = subprocess.run(["pgrep", "-P", pid], capture_output=True, text=True, check=False)
-        workers = found.stdout.split()
+        workers = children(pid)
     assert len(workers) == 2
-    parent.kill()
-    parent.wait(timeout=30)
+    solving.kill()
+    solving.wait(timeout=30)
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+    while time.monotonic() < deadline and any(alive(w) for w in workers):
         time.sleep(0.1)
-    assert not any(Path(f"/proc/{w}").exists() for w in workers)
+    assert not any(alive(w) for w in workers)
 
 
 def test_the_published_certificate_cubes_partition_the_labellings() -> None:
