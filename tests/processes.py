@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -48,6 +49,21 @@ def children(pid: int) -> list[int]:
 def group(pgid: int) -> list[int]:
     """Live processes in process group ``pgid``."""
     return _live(pgid, 2)
+
+
+def running(fragment: str) -> list[int]:
+    """Live processes whose command line (arguments joined by spaces) holds ``fragment``,
+    this test process aside."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid() and alive(int(entry.name)):
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if fragment in command:
+                found.append(int(entry.name))
+    return found
 
 
 def free_port() -> int:

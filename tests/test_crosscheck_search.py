@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from chessplace.reference import known
+from tests.processes import running
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 SCRIPT = str(RESULTS / "crosscheck_search.py")
@@ -238,10 +239,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
     assert 1 <= kept < 16 and f"{kept}/16 chunks refuted" in out
-    left = subprocess.run(
-        ["pgrep", "-f", "line_search 13 24 26"], capture_output=True, text=True, check=False
-    )
-    assert left.stdout.split() == []
+    assert running("line_search 13 24 26") == []
 
 
 def _counts_by_brute_force(n: int) -> dict[tuple[int, int], int]:

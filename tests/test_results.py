@@ -18,7 +18,7 @@ from chessplace.board import parse_square
 from chessplace.jsonio import placement_from_data
 from chessplace.placement import Placement
 from chessplace.reference import known
-from tests.processes import alive, children
+from tests.processes import alive, children, running
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 CLASS_FILES = sorted((RESULTS / "a260680").glob("n*.json"), key=lambda p: int(p.stem[1:]))
@@ -412,10 +412,7 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: 
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
     assert kept >= 2 and f"{kept}/64 cubes refuted" in out
-    left = subprocess.run(
-        ["pgrep", "-f", str(journal)], capture_output=True, text=True, check=False
-    ).stdout.split()
-    assert left == []
+    assert running(str(journal)) == []
 
 
 STOPPED_WHILE = {

@@ -55,7 +55,9 @@ def start_child(target: Callable[..., None], *args: Any) -> Child:
     SIGTERM as an ordinary process does, and dies with this process."""
     context: Any = multiprocessing.get_context(_START_METHOD)
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_deaf, args=(os.getpid(), target, sender, *args), daemon=True)
+    process = context.Process(
+        target=_run_as_child, args=(os.getpid(), target, sender, *args), daemon=True
+    )
     # A stop that came during the fork would be raised inside the fork's own
     # handlers, where Python ignores exceptions, and be lost: it waits until after.
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
@@ -110,7 +112,8 @@ def fan_out(
             child.end()
 
 
-def _deaf(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> None:
+def _run_as_child(parent: int, target: Callable[..., None], sender: Any, *args: Any) -> None:
+    """The body of every :func:`start_child` child: :func:`become_child`, then the work."""
     become_child(parent)
     target(sender, *args)
 
