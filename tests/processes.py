@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -20,14 +21,17 @@ def _stat(pid: int | str) -> list[str] | None:
         return None
 
 
-def _live(match: int, field: int) -> list[int]:
-    found = []
+def _live_processes() -> Iterator[tuple[int, list[str]]]:
+    """Every live process (zombies aside) with its /proc stat fields (:func:`_stat`)."""
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             fields = _stat(entry.name)
-            if fields is not None and fields[0] != "Z" and int(fields[field]) == match:
-                found.append(int(entry.name))
-    return found
+            if fields is not None and fields[0] != "Z":
+                yield int(entry.name), fields
+
+
+def _live(match: int, field: int) -> list[int]:
+    return [pid for pid, fields in _live_processes() if int(fields[field]) == match]
 
 
 def alive(pid: int) -> bool:
@@ -55,14 +59,13 @@ def running(fragment: str) -> list[int]:
     """Live processes whose command line (arguments joined by spaces) holds ``fragment``,
     this test process aside."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid() and alive(int(entry.name)):
-            try:
-                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if fragment in command:
-                found.append(int(entry.name))
+    for pid, _ in _live_processes():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if pid != os.getpid() and fragment in command:
+            found.append(pid)
     return found
 
 
