@@ -211,7 +211,7 @@ def test_generate_refuses_a_bad_time_limit(capsys: pytest.CaptureFixture[str], l
         ("AAAA\nBBBB\nCCCC\nDDDD\n", ["--stars", "2"], "stars are for star-battle"),
         ("", [], "the grid is empty"),
         ("AB\x07\nAB\nCC\n", [], "is not a region label"),
-        ("A" * 70_000, [], "longer than"),
+        ("A" * 70_000, [], "too long for the grid"),
         ('["AB", 3]', [], "list of strings"),
         ("AAAAAAA\n" * 7 + "BBBBBBB\n", [], "must be square"),
     ],

@@ -342,7 +342,7 @@ def _require_count(problem: Problem, task: str, otherwise: str) -> None:
     if not problem.has_target and not problem.dominating:
         also = f" {otherwise}" if otherwise else ""
         raise BadRequest(
-            f"{problem.puzzle} sets no count to {task}: give at least M or exactly M{also}"
+            f"{problem.puzzle} sets no count to {task}: give at least M or exactly M (M > 0){also}"
         )
 
 
@@ -350,7 +350,10 @@ def _check_countable_at_optimum(problem: Problem) -> None:
     """Counting at the optimum fixes one size: no counts given, and equal armies or
     one scored army."""
     if problem.has_target:
-        raise BadRequest("optimal counts the best placements: give no count")
+        raise BadRequest(
+            f"optimal counts the placements of the best size, and this {problem.puzzle} "
+            "problem has a size already: count it without optimal"
+        )
     if not problem.equal_armies and len(problem.scored_armies) > 1:
         raise BadRequest("optimal counts problems whose objective is one army's size")
 

@@ -48,6 +48,20 @@ def _read(line: str) -> Any:
         raise ValueError("nested too deeply") from None
 
 
+def _differences(found: object, expected: dict[str, Any]) -> str:
+    """How a journal's header differs from the one expected, briefly ("n 16, not 8")."""
+    if not isinstance(found, dict):
+        return f"its header is {_brief(found)}"
+    keys = [key for key in {**expected, **found} if found.get(key) != expected.get(key)]
+    said = [f"{key} {_brief(found.get(key))}, not {_brief(expected.get(key))}" for key in keys]
+    return "; ".join(said[:3]) + ("; ..." if len(said) > 3 else "")
+
+
+def _brief(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
 @dataclass(frozen=True)
 class Schema:
     """What one kind of journal holds.
@@ -127,13 +141,13 @@ class Journal:
         if lines[-1] == "":
             lines.pop()  # the end of the last line, not a line
         try:
-            first = _read(lines[0])
-        except (ValueError, IndexError):
+            found = _read(lines[0])["header"]
+        except (ValueError, IndexError, KeyError, TypeError):
             raise CheckpointMismatch(f"{self.path} is not a chessplace checkpoint") from None
-        if not isinstance(first, dict) or first.get("header") != self.header:
-            found = first.get("header") if isinstance(first, dict) else first
+        if found != self.header:
             raise CheckpointMismatch(
-                f"{self.path} records a different {self.schema.work}: {str(found)[:200]}"
+                f"{self.path} records a different {self.schema.work}: "
+                + _differences(found, self.header)
             )
         rejected = not text.endswith("\n")
         for number, line in enumerate(lines[1:], 2):

@@ -68,7 +68,10 @@ def parse_json(problem: Problem, text: str) -> Placement:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"not valid JSON: {error.msg} at line {error.lineno}") from None
+        where = error.msg if error.msg.endswith(" at") else f"{error.msg} at"  # some end so
+        raise ValueError(
+            f"not valid JSON: {where} line {error.lineno}, column {error.colno}"
+        ) from None
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
     except ValueError as error:  # an integer too long to convert
@@ -77,7 +80,9 @@ def parse_json(problem: Problem, text: str) -> Placement:
         board = problem.board
         for key, size in (("rows", board.rows), ("cols", board.cols)):
             if key in data and data[key] != size:
-                raise ValueError(f"the JSON is for {key} = {str(data[key])[:12]}, not {size}")
+                said = str(data[key])
+                said = said if len(said) <= 12 else said[:9] + "..."
+                raise ValueError(f"the JSON is for {key} = {said}, not {size}")
         if data.get("torus", False) is not board.torus:
             said = "a torus" if data.get("torus") is True else "no torus"
             wanted = "a torus (--torus)" if board.torus else "a flat board"

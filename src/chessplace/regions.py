@@ -120,7 +120,7 @@ def _check_shape(rows: tuple[str, ...]) -> None:
         bad = next((c for c in row if c not in LABELS), None)
         if bad is not None:
             raise ValueError(
-                f"grid row {number}: {bad!a} is not a region label (use letters or digits)"
+                f"grid row {number}: {bad!r} is not a region label (use A-Z, a-z or 0-9)"
             )
         if len(row) != len(rows[0]):
             raise ValueError(f"grid row {number} has {len(row)} cells, row 1 has {len(rows[0])}")

@@ -20,6 +20,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     Run as the program (no ``argv``), it exits at once after answering for an
     engine that did not stop in time, rather than wait for that engine.
     """
+    if sys.stdout is None:  # started with standard output closed: an answer would be lost
+        if sys.stderr is not None:
+            print("chessplace: error: standard output is closed", file=sys.stderr)
+        return EXIT_USAGE
     try:
         # imported here, so that a Ctrl-C while the engines load is heard as one
         from chessplace.cli.handlers import run

@@ -19,12 +19,28 @@ def ascii_int(text: str) -> int:
 MAX_DIGITS = 30
 """The longest number read: far past any board, count or limit chessplace accepts."""
 
+SHOWN_CHARS = 40
+"""The most of a bad value an error message repeats."""
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for an error message, cut short when long."""
+    return repr(text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "...")
+
+
+def not_a(what: str, text: str) -> str:
+    """The error for ``text`` that should have been ``what`` ("a count")."""
+    body = text[1:] if text[:1] in "+-" else text
+    if body.isascii() and body.isdigit() and len(body) > MAX_DIGITS:
+        return f"expected {what} of at most {MAX_DIGITS} digits, not one of {len(body):,}"
+    return f"expected {what}, not {shown(text)}"
+
 
 def positive_int(text: str) -> int:
     try:
         value = ascii_int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+        raise argparse.ArgumentTypeError(not_a("a positive integer", text)) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
     return value
@@ -45,7 +61,7 @@ def count_value(text: str) -> int:
     try:
         value = ascii_int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a count, not {text!r}") from None
+        raise argparse.ArgumentTypeError(not_a("a count", text)) from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a count cannot be negative: {value}")
     return value
@@ -60,9 +76,24 @@ def positive_float(text: str) -> float:
             raise ValueError(text)
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected seconds, not {shown(text)}") from None
     if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"a time limit must be positive and finite, not {text}")
+        raise argparse.ArgumentTypeError(
+            f"a time limit must be positive and finite, not {shown(text)}"
+        )
+    return value
+
+
+LEAST_MEMORY_MB = 256
+"""The smallest memory cap a web worker takes (its imports alone need about 200 MiB)."""
+
+
+def memory_cap(text: str) -> int:
+    value = positive_int(text)
+    if value < LEAST_MEMORY_MB:
+        raise argparse.ArgumentTypeError(
+            f"a worker needs at least {LEAST_MEMORY_MB} MiB, not {value}"
+        )
     return value
 
 
@@ -76,7 +107,7 @@ def port_number(text: str) -> int:
 def task_side(text: str) -> tuple[str, int]:
     task, _, side = text.partition("=")
     if not side:
-        raise argparse.ArgumentTypeError(f"expected TASK=N, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected TASK=N, not {shown(text)}")
     return task, positive_int(side)
 
 

@@ -12,6 +12,14 @@ from chessplace.result import Result
 from chessplace.textboard import render_text
 
 
+class _Console(Console):
+    """A console that leaves a closed pipe to :func:`chessplace.cli.main` (rich would exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def _board(console: Console, title: str, result: Result, ascii_only: bool) -> None:
     console.rule(title)
     if result.placement is not None:
@@ -21,7 +29,7 @@ def _board(console: Console, title: str, result: Result, ascii_only: bool) -> No
 
 def run_demo(ascii_only: bool = False) -> None:
     """Solve, optimise and count the seed puzzles, checking each answer against OEIS."""
-    console = Console()
+    console = _Console()
     square = Board.square
 
     _board(console, "8 queens", api.solve(puzzles.queens(square(8))), ascii_only)

@@ -13,6 +13,7 @@ from typing import Any
 from chessplace import api
 from chessplace.cli.check import check, refuse_uncertifiable
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError
+from chessplace.cli.inputs import read_input
 from chessplace.cli.listing import list_placements
 from chessplace.cli.outputs import output_fault
 from chessplace.cli.regions import explain_command, generate_command, hint_command, with_grid
@@ -57,8 +58,14 @@ def run(arguments: argparse.Namespace) -> int:
 
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
-    """The problem the puzzle, board, grid and count options describe."""
-    return problem_from_attributes(with_grid(arguments))
+    """The problem the puzzle, board, grid and count options describe; one that
+    ``--certificate`` asks for but no certificate covers is refused before any work."""
+    problem = problem_from_attributes(with_grid(arguments))
+    if getattr(arguments, "certificate", None):
+        from chessplace.certificates.writer import spec_of
+
+        spec_of(problem)  # CannotCertify, a ValueError: one line, exit 2
+    return problem
 
 
 def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:
@@ -116,10 +123,7 @@ def _count(arguments: argparse.Namespace) -> int:
 
 def _verify(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    try:
-        text = _read_bounded(arguments.file)
-    except OSError as error:
-        raise UsageError(f"cannot read {arguments.file}: {error.strerror}") from None
+    text = read_input(arguments.file, "the placement", MAX_INPUT_BYTES)
     placement = read_placement(problem, text)
     violations = placement.verify()
     if arguments.render:
@@ -148,18 +152,6 @@ def _verify(arguments: argparse.Namespace) -> int:
 
 MAX_INPUT_BYTES = 64 << 20
 """The largest placement file verify reads (a million pieces as JSON is about 60 MB)."""
-
-
-def _read_bounded(name: str) -> str:
-    """The text of a file (``-``: standard input), refusing more than MAX_INPUT_BYTES."""
-    if name == "-":
-        text = sys.stdin.read(MAX_INPUT_BYTES + 1)
-    else:
-        with open(name, encoding="utf-8", errors="replace") as source:
-            text = source.read(MAX_INPUT_BYTES + 1)
-    if len(text) > MAX_INPUT_BYTES:
-        raise UsageError(f"{name}: more than {MAX_INPUT_BYTES >> 20} MiB; not a placement")
-    return text
 
 
 def _solvers(arguments: argparse.Namespace) -> int:

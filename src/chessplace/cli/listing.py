@@ -8,6 +8,7 @@ import queue
 import sys
 import threading
 import time
+from itertools import islice
 from typing import Any
 
 from chessplace import api
@@ -21,7 +22,8 @@ from chessplace.problem import Problem
 def list_placements(
     arguments: argparse.Namespace, problem: Problem, options: dict[str, Any]
 ) -> int:
-    """Stream solutions as JSON lines; nothing is held in memory.
+    """Stream solutions as JSON lines (the first ``--limit`` only, when given); nothing
+    is held in memory.
 
     The engine runs in a thread that feeds a short queue and this thread
     writes, so Ctrl-C, SIGTERM and the time limit are heard while it
@@ -31,6 +33,8 @@ def list_placements(
     """
     control = Control(arguments.time_limit)
     stream = api.solutions(problem, unique=arguments.unique, control=control, **options)
+    if arguments.limit is not None:
+        stream = islice(stream, arguments.limit)
     lines: queue.Queue[str | None] = queue.Queue(maxsize=1024)
     gone = threading.Event()  # the writer left: the engine must not wait for room
     complete = threading.Event()

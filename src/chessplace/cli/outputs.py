@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 SPECIAL = {"-", "/dev/null", "/dev/stdout", "/dev/stderr"}
+DRAWN = (".svg", ".png")
+"""The endings of the files a board is drawn to."""
 
 
 def writable_file(path: Path) -> str | None:
@@ -45,17 +48,30 @@ def _special_file(path: Path) -> bool:
 def output_fault(arguments: argparse.Namespace) -> str | None:
     """The first output path of a command line that cannot be written, as one line."""
     checkpoint = getattr(arguments, "checkpoint", None)
-    if checkpoint and (str(checkpoint) in SPECIAL or _special_file(Path(checkpoint))):
+    if checkpoint and (str(checkpoint) in SPECIAL or _probe(_special_file, checkpoint) is True):
         return f"--checkpoint: {checkpoint} is not a file (a checkpoint is rewritten in place)"
-    for name in ("render", "output", "checkpoint"):
+    render = getattr(arguments, "render", None)
+    if render and Path(render).suffix.lower() not in DRAWN:
+        return f"cannot draw to {render}: the file must end in .svg or .png"
+    probes: list[tuple[str, Callable[[Path], object]]] = [
+        ("render", writable_file),
+        ("output", writable_file),
+        ("checkpoint", writable_file),
+        ("certificate", writable_directory),
+    ]
+    for name, probe in probes:
         value = getattr(arguments, name, None)
         if value:
-            fault = writable_file(Path(value))
-            if fault:
+            fault = _probe(probe, value)
+            if isinstance(fault, str):
                 return f"--{name}: {fault}"
-    certificate = getattr(arguments, "certificate", None)
-    if certificate:
-        fault = writable_directory(Path(certificate))
-        if fault:
-            return f"--certificate: {fault}"
     return None
+
+
+def _probe(probe: Callable[[Path], object], value: str | Path) -> object:
+    """What ``probe`` says of the path, or why the path cannot even be looked at (a
+    name too long, a folder on the way that cannot be entered) as a string."""
+    try:
+        return probe(Path(value))
+    except OSError as error:
+        return f"cannot use {value}: {error.strerror}"

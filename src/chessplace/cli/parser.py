@@ -9,6 +9,7 @@ from typing import NoReturn
 from chessplace.cli.argtypes import (
     count_value,
     file_path,
+    memory_cap,
     port_number,
     positive_float,
     positive_int,
@@ -22,6 +23,7 @@ from chessplace.cli.regions import (
     add_grid_arguments,
     add_limit_argument,
 )
+from chessplace.cli.serve import DEFAULT_SECONDS
 from chessplace.export import FORMATS
 from chessplace.puzzles import PUZZLES, REGION_PUZZLES
 
@@ -72,9 +74,10 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _solver_arguments(parser: argparse.ArgumentParser, heuristic: bool = False) -> None:
-    parser.add_argument("--solver", help="engine to use (see `chessplace solvers`)")
+    chooser = parser.add_mutually_exclusive_group()
+    chooser.add_argument("--solver", help="engine to use (see `chessplace solvers`)")
     if heuristic:
-        parser.add_argument(
+        chooser.add_argument(
             "--heuristic",
             action="store_const",
             const="heuristic",
@@ -246,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check", help="check a certificate without trusting chessplace's solvers"
     )
-    check.add_argument("directory", help="a directory written by --certificate")
+    check.add_argument("directory", type=file_path, help="a directory written by --certificate")
 
     add_generate_parser(commands)
     add_explain_parsers(commands)
@@ -261,10 +264,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--queue", type=positive_int, default=64, help="jobs that may wait for a worker"
     )
     serve.add_argument(
-        "--memory-mb", type=positive_int, default=2048, help="memory cap of each worker (MiB)"
+        "--memory-mb", type=memory_cap, default=2048, help="memory cap of each worker (MiB)"
     )
     serve.add_argument(
-        "--time-limit", type=positive_float, default=20.0, metavar="S", help="default seconds"
+        "--time-limit",
+        type=positive_float,
+        metavar="S",
+        help=f"seconds a job gets unless it asks (default {DEFAULT_SECONDS:g} or the most)",
     )
     serve.add_argument(
         "--max-time-limit", type=positive_float, default=120.0, metavar="S", help="most seconds"
@@ -295,4 +301,6 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         arguments.file, extra = extra[0], []
     if extra:
         raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(arguments, "show_attacks", False) and not arguments.render:
+        raise UsageError("--show-attacks tints a drawing: give --render FILE too")
     return arguments

@@ -10,8 +10,9 @@ from typing import Any
 
 from chessplace import api
 from chessplace.board import square_name
-from chessplace.cli.argtypes import ascii_int, positive_float, positive_int
+from chessplace.cli.argtypes import ascii_int, not_a, positive_float, positive_int
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.cli.inputs import STANDARD_INPUT, read_input
 from chessplace.cli.supervision import supervised
 from chessplace.control import Control
 from chessplace.deduction import GRADES, Explanation
@@ -27,7 +28,7 @@ def _seed(text: str) -> int:
     try:
         return ascii_int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer seed, not {text!r}") from None
+        raise argparse.ArgumentTypeError(not_a("an integer seed", text)) from None
 
 
 def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,20 +61,9 @@ def with_grid(arguments: argparse.Namespace) -> argparse.Namespace:
     return argparse.Namespace(**{**vars(arguments), "grid": text})
 
 
-def read_grid(name: str, what: str = "grid") -> str:
-    """The text of a grid file, or of ``what`` else it holds (``-``: standard input),
-    refusing huge ones."""
-    try:
-        if name == "-":
-            text = sys.stdin.read(MAX_GRID_CHARS + 1)
-        else:
-            with open(name, encoding="utf-8", errors="replace") as source:
-                text = source.read(MAX_GRID_CHARS + 1)
-    except OSError as error:
-        raise UsageError(f"cannot read {what} {name}: {error.strerror or error}") from None
-    if len(text) > MAX_GRID_CHARS:
-        raise UsageError(f"{what} {name}: longer than {MAX_GRID_CHARS // 1024} KiB; not a {what}")
-    return text
+def read_grid(name: str, what: str = "the grid") -> str:
+    """The text of a grid file, or of ``what`` else it holds (``-``: standard input)."""
+    return read_input(name, what, MAX_GRID_CHARS)
 
 
 GENERATE_SECONDS = 60.0
@@ -203,10 +193,12 @@ def explain_command(arguments: argparse.Namespace) -> int:
 
 def hint_command(arguments: argparse.Namespace) -> int:
     """``chessplace hint``: the easiest next step from the pieces placed so far."""
+    if arguments.placed == STANDARD_INPUT and arguments.grid_file == STANDARD_INPUT:
+        raise UsageError("--grid and --placed cannot both be read from standard input")
     problem = _region_problem(arguments)
     placement = None
     if arguments.placed is not None:
-        placement = read_placement(problem, read_grid(arguments.placed, "placed pieces"))
+        placement = read_placement(problem, read_grid(arguments.placed, "the placed pieces"))
     found = api.explain(problem, placement, Control(arguments.time_limit))
     step = found.steps[0] if found.steps else None
     if step is None and found.stopped:

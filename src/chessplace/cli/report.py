@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from chessplace.cli.check import certify
-from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED
 from chessplace.deduction import GRADES
 from chessplace.jsonio import result_json
 from chessplace.placement import Placement
@@ -31,9 +31,7 @@ def draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = 
     from chessplace.drawing import marked_svg
     from chessplace.svgboard import svg_to_png
 
-    path = Path(arguments.render)
-    if path.suffix.lower() not in (".svg", ".png"):
-        raise UsageError(f"cannot draw to {path}: the file must end in .svg or .png")
+    path = Path(arguments.render)  # its ending is checked before any work (outputs.py)
     svg = marked_svg(placement, show_attacks=arguments.show_attacks, conflicts=conflicts)
     if path.suffix.lower() == ".svg":
         path.write_text(svg, encoding="utf-8")

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sys
 
 from chessplace.cli.exits import EXIT_OK, UsageError
+
+DEFAULT_SECONDS = 20.0
+"""The seconds a job gets when neither it nor ``--time-limit`` says."""
 
 
 def serve(arguments: argparse.Namespace) -> int:
@@ -16,16 +20,24 @@ def serve(arguments: argparse.Namespace) -> int:
         from chessplace.web.limits import Limits
     except ImportError:
         raise UsageError("the web app needs: pip install 'chessplace[web]'") from None
+    if arguments.time_limit is None:
+        arguments.time_limit = min(DEFAULT_SECONDS, arguments.max_time_limit)
+    if arguments.time_limit > arguments.max_time_limit:
+        raise UsageError(
+            f"--time-limit {arguments.time_limit:g} is past --max-time-limit "
+            f"{arguments.max_time_limit:g}"
+        )
     chosen = {"workers": arguments.workers} if arguments.workers else {}
     limits = Limits(
         **chosen,
         queue=arguments.queue,
         memory_mb=arguments.memory_mb,
-        default_seconds=min(arguments.time_limit, arguments.max_time_limit),
+        default_seconds=arguments.time_limit,
         max_seconds=arguments.max_time_limit,
     ).with_sides(**dict(arguments.max_side))
     listening = _listening_socket(arguments.host, arguments.port)
     server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
+    print(f"chessplace: serving on {_address(listening)} (Ctrl-C stops)", file=sys.stderr)
     server.run(sockets=[listening])
     return EXIT_OK
 
@@ -44,3 +56,9 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         listening.close()
         raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     return listening
+
+
+def _address(listening: socket.socket) -> str:
+    """The URL the server answers on (IPv6 hosts in brackets)."""
+    host, port = listening.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"

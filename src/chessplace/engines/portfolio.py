@@ -119,6 +119,8 @@ class _Race:
             if won:
                 self.stop()
             return
+        if self.answer is not None:
+            return  # stopped because another member won: nothing to add
         self.offer(name, result.placement, result.bound, f"{name} returned {result.status}")
 
     def _shared(self, status: Status) -> Result:

@@ -145,5 +145,7 @@ def _named(name: str, options: dict[str, Any]) -> Engine:
         return ENGINES[name]
     unknown = set(options) - _options_of(ENGINES[name])
     if unknown:
-        raise NoSolver(f"solver {name!r} takes no option {', '.join(sorted(unknown))}")
+        takers = [other for other in ENGINES if unknown <= _options_of(ENGINES[other])]
+        hint = f" ({', '.join(takers)} {'does' if len(takers) == 1 else 'do'})" if takers else ""
+        raise NoSolver(f"solver {name!r} takes no option {', '.join(sorted(unknown))}{hint}")
     return type(ENGINES[name])(**options)

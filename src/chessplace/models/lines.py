@@ -34,7 +34,7 @@ def refusal(problem: Problem, most_armies: int = 2) -> str | None:
     """Why the line model does not describe ``problem`` (two armies, or two up to
     ``most_armies``); ``None`` when it does."""
     if not 2 <= len(problem.armies) <= most_armies:
-        allowed = "two" if most_armies == 2 else f"two to {most_armies}"
+        allowed = "two" if most_armies == 2 else f"2 to {most_armies}"
         return f"the line model is for {allowed} armies"
     if problem.independent or problem.dominating or problem.sense is Sense.MINIMIZE:
         return "the line model is for peaceable armies (most pieces, no cross attacks)"

@@ -101,7 +101,9 @@ class LineSearchEngine(Engine):
         side = max(problem.board.rows, problem.board.cols)
         chunks = MIN_CHUNKS if client is None else dask_chunks(side)
         white = None if equal else problem.armies[0].minimum
-        return g, LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
+        search = LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
+        search.check_checkpoint()
+        return g, search
 
     @contextmanager
     def _cluster(self, control: Control) -> Iterator[Any]:

@@ -130,6 +130,12 @@ class LineSearch:
             if book is not None:
                 book.close()
 
+    def check_checkpoint(self) -> None:
+        """Refuse a checkpoint of another search before any work (opening it says why:
+        :class:`~chessplace.journal.CheckpointMismatch`)."""
+        if self.checkpoint is not None and self.checkpoint.exists():
+            self._book(self._depth()).close()
+
     def value(self, labels: np.ndarray) -> int:
         """The smallest army of a full labelling (labels by line); with a white target,
         black (-1 when white falls short)."""
