@@ -16,7 +16,8 @@ from chessplace import api, puzzles
 from chessplace.board import Board
 from chessplace.control import Control
 from chessplace.engines.base import Task
-from chessplace.engines.portfolio import PortfolioEngine, _Race
+from chessplace.engines.catalog import SINGLE_ENGINES
+from chessplace.engines.portfolio import PortfolioEngine, _Member, _Race
 from chessplace.engines.registry import choose
 from chessplace.pieces import piece_from_text
 from chessplace.placement import Placement
@@ -141,6 +142,25 @@ def test_a_bound_from_one_member_and_a_placement_from_another_are_a_proof() -> N
     assert (answer.status, answer.objective, answer.bound) == (Status.OPTIMAL, 8, 8)
     assert answer.solver == "portfolio(sat)" and "proven by exhaustive" in answer.note
     assert answer.placement == optimum.placement and parent.best == optimum.placement
+
+
+def test_a_member_stopped_by_the_winner_reports_nothing() -> None:
+    """Once a proof has won, a member that returns empty-handed (stopped by the win)
+    adds no "returned unknown" line; before any win, it does."""
+    problem = puzzles.queens(SQUARE(8)).with_counts(exactly=9)
+    proof = api.solve(problem, solver="sat")
+    assert proof.status is Status.INFEASIBLE
+    for won in (True, False):
+        messages: list[str | None] = []
+        heard = Control(on_progress=lambda progress, to=messages: to.append(progress.message))
+        race = _Race(problem, Task.SOLVE, heard)
+        for name in ("sat", "cpsat"):
+            race.members[name] = _Member(SINGLE_ENGINES[name], Control())
+        if won:
+            race.finished("sat", proof)
+        race.finished("cpsat", Result(Status.UNKNOWN, "cpsat"))
+        assert (race.answer is not None) is won
+        assert messages == ([] if won else ["cpsat returned unknown"])
 
 
 def test_a_lower_bound_proves_a_smallest_placement() -> None:

@@ -69,7 +69,7 @@ def test_a_grid_is_solved_verified_and_drawn_with_its_regions(client: TestClient
         ({"grid": ["AB", "BA"]}, "region A is not connected: it is in 2 parts"),
         ({"grid": ["AAB", "AB", "CCC"]}, "grid row 2 has 2 cells, row 1 has 3"),
         ({"grid": ["AAA", "BBB", "BBB"]}, "the grid has 2 regions (AB); it needs 3, one per row"),
-        ({"grid": ["A-", "AB"]}, "grid row 1: '-' is not a region label (use letters or digits)"),
+        ({"grid": ["A-", "AB"]}, "grid row 1: '-' is not a region label (use A-Z, a-z or 0-9)"),
         ({"grid": "AB\nAB"}, 'grid: expected a list of strings, one per row, not "AB\\nAB"'),
         ({"grid": ["AB", 7]}, "grid.1: expected a string, not 7"),
         ({"grid": []}, "the grid is empty"),

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeGuard
 
+from chessplace.clipping import clipped
 from chessplace.filelock import FileLock
 
 log = logging.getLogger(__name__)
@@ -48,18 +49,32 @@ def _read(line: str) -> Any:
         raise ValueError("nested too deeply") from None
 
 
-def _differences(found: object, expected: dict[str, Any]) -> str:
-    """How a journal's header differs from the one expected, briefly ("n 16, not 8")."""
+def check_header(path: Path, header: dict[str, Any], work: str) -> None:
+    """Refuse (:class:`CheckpointMismatch`) a journal at ``path`` that is not one of the
+    ``work`` that ``header`` pins, reading its first line only: a check before any
+    work. No file, or an empty one, passes (it becomes a new journal)."""
+    if path.exists() and path.stat().st_size > 0:
+        _refuse_other_work(path, recorded_header(path), header, work)
+
+
+def _refuse_other_work(path: Path, found: object, header: dict[str, Any], work: str) -> None:
     if not isinstance(found, dict):
-        return f"its header is {_brief(found)}"
+        raise CheckpointMismatch(f"{path} is not a chessplace checkpoint")
+    if found != header:
+        raise CheckpointMismatch(
+            f"{path} records a different {work}: " + _differences(found, header)
+        )
+
+
+def _differences(found: dict[str, Any], expected: dict[str, Any]) -> str:
+    """How a journal's header differs from the one expected, briefly ("n 16, not 8")."""
     keys = [key for key in {**expected, **found} if found.get(key) != expected.get(key)]
     said = [f"{key} {_brief(found.get(key))}, not {_brief(expected.get(key))}" for key in keys]
     return "; ".join(said[:3]) + ("; ..." if len(said) > 3 else "")
 
 
 def _brief(value: object) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 24 else text[:21] + "..."
+    return clipped(json.dumps(value), 24)
 
 
 @dataclass(frozen=True)
@@ -143,12 +158,8 @@ class Journal:
         try:
             found = _read(lines[0])["header"]
         except (ValueError, IndexError, KeyError, TypeError):
-            raise CheckpointMismatch(f"{self.path} is not a chessplace checkpoint") from None
-        if found != self.header:
-            raise CheckpointMismatch(
-                f"{self.path} records a different {self.schema.work}: "
-                + _differences(found, self.header)
-            )
+            found = None
+        _refuse_other_work(self.path, found, self.header, self.schema.work)
         rejected = not text.endswith("\n")
         for number, line in enumerate(lines[1:], 2):
             reason = self._trust(line) if line.strip() else ""

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from chessplace.board import Square, file_name, file_names, parse_square, square_name
+from chessplace.clipping import clipped
 from chessplace.pieces import Piece, piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Problem
@@ -80,8 +81,7 @@ def parse_json(problem: Problem, text: str) -> Placement:
         board = problem.board
         for key, size in (("rows", board.rows), ("cols", board.cols)):
             if key in data and data[key] != size:
-                said = str(data[key])
-                said = said if len(said) <= 12 else said[:9] + "..."
+                said = clipped(str(data[key]), 12)
                 raise ValueError(f"the JSON is for {key} = {said}, not {size}")
         if data.get("torus", False) is not board.torus:
             said = "a torus" if data.get("torus") is True else "no torus"

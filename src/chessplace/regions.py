@@ -119,8 +119,9 @@ def _check_shape(rows: tuple[str, ...]) -> None:
     for number, row in enumerate(rows, 1):
         bad = next((c for c in row if c not in LABELS), None)
         if bad is not None:
+            named = repr(bad) if bad.isascii() else f"{bad!r} (U+{ord(bad):04X})"  # look-alikes
             raise ValueError(
-                f"grid row {number}: {bad!r} is not a region label (use A-Z, a-z or 0-9)"
+                f"grid row {number}: {named} is not a region label (use A-Z, a-z or 0-9)"
             )
         if len(row) != len(rows[0]):
             raise ValueError(f"grid row {number} has {len(row)} cells, row 1 has {len(rows[0])}")

@@ -6,14 +6,21 @@ import argparse
 import math
 import re
 
+from chessplace.clipping import clipped
+from chessplace.web.limits import LEAST_MEMORY_MB
+
 
 def ascii_int(text: str) -> int:
     """An optionally signed run of ASCII digits (``int`` alone also takes other scripts'
     digits, underscores and spaces); ``ValueError`` otherwise."""
-    body = text[1:] if text[:1] in "+-" else text
+    body = _unsigned(text)
     if not body or not body.isascii() or not body.isdigit() or len(body) > MAX_DIGITS:
         raise ValueError(text)
     return int(text)
+
+
+def _unsigned(text: str) -> str:
+    return text[1:] if text[:1] in "+-" else text
 
 
 MAX_DIGITS = 30
@@ -25,12 +32,12 @@ SHOWN_CHARS = 40
 
 def shown(text: str) -> str:
     """``text`` quoted for an error message, cut short when long."""
-    return repr(text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "...")
+    return repr(clipped(text, SHOWN_CHARS))
 
 
 def not_a(what: str, text: str) -> str:
     """The error for ``text`` that should have been ``what`` ("a count")."""
-    body = text[1:] if text[:1] in "+-" else text
+    body = _unsigned(text)
     if body.isascii() and body.isdigit() and len(body) > MAX_DIGITS:
         return f"expected {what} of at most {MAX_DIGITS} digits, not one of {len(body):,}"
     return f"expected {what}, not {shown(text)}"
@@ -82,10 +89,6 @@ def positive_float(text: str) -> float:
             f"a time limit must be positive and finite, not {shown(text)}"
         )
     return value
-
-
-LEAST_MEMORY_MB = 256
-"""The smallest memory cap a web worker takes (its imports alone need about 200 MiB)."""
 
 
 def memory_cap(text: str) -> int:

@@ -16,7 +16,7 @@ from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError
 from chessplace.cli.supervision import stop_on_interrupt
 from chessplace.control import Control
 from chessplace.problem import Problem
-from chessplace.puzzles import REGION_PUZZLES
+from chessplace.puzzles import REGION_PUZZLES, problem_from_attributes
 from chessplace.result import Result
 
 
@@ -91,8 +91,15 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 def refuse_uncertifiable(arguments: argparse.Namespace) -> None:
     """``--certificate`` certifies verdicts and optima: a plain count has neither, and
-    the certified formula has no regions."""
+    the certified formula has no regions; the problem must be one a certificate
+    covers (:func:`~chessplace.certificates.writer.spec_of` says why not)."""
     if getattr(arguments, "grid_file", None) is not None or arguments.puzzle in REGION_PUZZLES:
         raise UsageError("--certificate does not cover region puzzles yet")
     if arguments.command == "count" and (not arguments.optimal or arguments.list):
         raise UsageError("--certificate on count needs --optimal (the optimum is certified)")
+    from chessplace.certificates.writer import spec_of
+
+    try:
+        spec_of(problem_from_attributes(argparse.Namespace(**vars(arguments), grid=None)))
+    except ValueError as error:  # CannotCertify, or a bad board or piece
+        raise UsageError(str(error)) from None

@@ -58,14 +58,8 @@ def run(arguments: argparse.Namespace) -> int:
 
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
-    """The problem the puzzle, board, grid and count options describe; one that
-    ``--certificate`` asks for but no certificate covers is refused before any work."""
-    problem = problem_from_attributes(with_grid(arguments))
-    if getattr(arguments, "certificate", None):
-        from chessplace.certificates.writer import spec_of
-
-        spec_of(problem)  # CannotCertify, a ValueError: one line, exit 2
-    return problem
+    """The problem the puzzle, board, grid and count options describe."""
+    return problem_from_attributes(with_grid(arguments))
 
 
 def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:

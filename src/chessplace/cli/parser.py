@@ -23,9 +23,9 @@ from chessplace.cli.regions import (
     add_grid_arguments,
     add_limit_argument,
 )
-from chessplace.cli.serve import DEFAULT_SECONDS
 from chessplace.export import FORMATS
 from chessplace.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.web.limits import DEFAULT_SECONDS
 
 
 class _Parser(argparse.ArgumentParser):

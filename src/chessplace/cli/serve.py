@@ -8,16 +8,13 @@ import sys
 
 from chessplace.cli.exits import EXIT_OK, UsageError
 
-DEFAULT_SECONDS = 20.0
-"""The seconds a job gets when neither it nor ``--time-limit`` says."""
-
 
 def serve(arguments: argparse.Namespace) -> int:
     try:
         import uvicorn
 
         from chessplace.web.app import create_app
-        from chessplace.web.limits import Limits
+        from chessplace.web.limits import DEFAULT_SECONDS, Limits
     except ImportError:
         raise UsageError("the web app needs: pip install 'chessplace[web]'") from None
     if arguments.time_limit is None:

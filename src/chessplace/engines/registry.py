@@ -82,7 +82,7 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     if implied:
         name = _owner_of(problem, options, task)
     if name is not None:
-        engine = _named(name, options)
+        engine = _named(name, options, task)
         if not engine.available():
             raise NoSolver(
                 f"solver {name!r} is not installed: pip install "
@@ -124,7 +124,7 @@ def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
         if task in engine.tasks and set(options) <= _options_of(engine)
     ]
     if len(owners) > 1:
-        refusals = {name: _named(name, options).refusal(problem, task) for name in owners}
+        refusals = {name: _named(name, options, task).refusal(problem, task) for name in owners}
         able = [name for name, reason in refusals.items() if reason is None]
         if not able:
             why = "; ".join(f"{name}: {reason}" for name, reason in refusals.items())
@@ -137,15 +137,20 @@ def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
     return owners[0]
 
 
-def _named(name: str, options: dict[str, Any]) -> Engine:
-    """The registered engine, or a new one of its kind built with ``options``."""
+def _named(name: str, options: dict[str, Any], task: Task) -> Engine:
+    """The registered engine, or a new one of its kind built with ``options`` (one it
+    does not take is refused, naming the engines for ``task`` that take it)."""
     if name not in ENGINES:
         raise NoSolver(f"unknown solver {name!r}; choose from {', '.join(ENGINES)}")
     if not options:
         return ENGINES[name]
     unknown = set(options) - _options_of(ENGINES[name])
     if unknown:
-        takers = [other for other in ENGINES if unknown <= _options_of(ENGINES[other])]
+        takers = [
+            other
+            for other, engine in ENGINES.items()
+            if task in engine.tasks and unknown <= _options_of(engine)
+        ]
         hint = f" ({', '.join(takers)} {'does' if len(takers) == 1 else 'do'})" if takers else ""
         raise NoSolver(f"solver {name!r} takes no option {', '.join(sorted(unknown))}{hint}")
     return type(ENGINES[name])(**options)

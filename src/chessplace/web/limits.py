@@ -21,6 +21,13 @@ DEFAULT_SIDES = {
 }
 
 
+DEFAULT_SECONDS = 20.0
+"""The seconds a job gets when it names none."""
+
+LEAST_MEMORY_MB = 256
+"""The smallest memory cap a worker can work under (its imports alone take about 200 MiB)."""
+
+
 class LimitError(ValueError):
     """A request over the server's limits: a 400 with this one-line message."""
 
@@ -30,7 +37,7 @@ class Limits:
     """The bounds a server enforces; every field can be set by ``create_app(limits=…)``."""
 
     sides: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_SIDES))
-    default_seconds: float = 20.0
+    default_seconds: float = DEFAULT_SECONDS
     max_seconds: float = 120.0
     grace_seconds: float = 5.0  # past its limit (or a cancel) a job's worker is killed
     body_bytes: int = 1 << 20
@@ -50,6 +57,8 @@ class Limits:
         for name in ("body_bytes", "answer_bytes", "pieces", "workers", "queue"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if 0 < self.memory_mb < LEAST_MEMORY_MB:
+            raise ValueError(f"memory_mb must be 0 (no cap) or at least {LEAST_MEMORY_MB}")
         if not 0 < self.default_seconds <= self.max_seconds:
             raise ValueError("default_seconds must be positive and at most max_seconds")
 

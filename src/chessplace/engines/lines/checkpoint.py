@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chessplace.journal import Journal, Schema, natural, recorded_header
+from chessplace.journal import Journal, Schema, check_header, natural, recorded_header
 
 FORMAT = "chessplace-lines-1"
 
@@ -52,6 +52,12 @@ def search_journal(path: Path, header: dict[str, Any], lines: int) -> Journal:
         sync_seconds=1.0,
     )
     return Journal(path, {"format": FORMAT} | header, schema)
+
+
+def check_search_journal(path: Path, header: dict[str, Any]) -> None:
+    """Refuse, from its first line, a journal at ``path`` of another search than the
+    one ``header`` pins (as :func:`search_journal` would, but before any work)."""
+    check_header(path, {"format": FORMAT} | header, "search")
 
 
 def _labels(text: str, size: int, colours: int) -> bool:

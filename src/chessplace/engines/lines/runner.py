@@ -29,7 +29,12 @@ import numpy as np
 
 from chessplace.control import Control
 from chessplace.engines.lines import kernel
-from chessplace.engines.lines.checkpoint import KNOWN, recorded_depth, search_journal
+from chessplace.engines.lines.checkpoint import (
+    KNOWN,
+    check_search_journal,
+    recorded_depth,
+    search_journal,
+)
 from chessplace.engines.lines.chunk import Finished, call
 from chessplace.engines.lines.geometry import Geometry
 from chessplace.journal import Journal
@@ -131,10 +136,11 @@ class LineSearch:
                 book.close()
 
     def check_checkpoint(self) -> None:
-        """Refuse a checkpoint of another search before any work (opening it says why:
-        :class:`~chessplace.journal.CheckpointMismatch`)."""
-        if self.checkpoint is not None and self.checkpoint.exists():
-            self._book(self._depth()).close()
+        """Refuse a checkpoint of another search before any work, from its header
+        (:class:`~chessplace.journal.CheckpointMismatch`)."""
+        if self.checkpoint is not None:
+            depth = recorded_depth(self.checkpoint)
+            check_search_journal(self.checkpoint, self._header(-1 if depth is None else depth))
 
     def value(self, labels: np.ndarray) -> int:
         """The smallest army of a full labelling (labels by line); with a white target,
@@ -155,8 +161,13 @@ class LineSearch:
         return self.split_depth()
 
     def _book(self, depth: int) -> Journal:
+        assert self.checkpoint is not None
+        return search_journal(self.checkpoint, self._header(depth), self.geometry.lines)
+
+    def _header(self, depth: int) -> dict[str, Any]:
+        """What the checkpoint of this search, split at ``depth``, pins."""
         g = self.geometry
-        header = {
+        header: dict[str, Any] = {
             "rows": g.board.rows,
             "cols": g.board.cols,
             "depth": depth,
@@ -166,8 +177,7 @@ class LineSearch:
             header["white"] = self.white_target
         if g.colours != 2:
             header["armies"] = g.colours
-        assert self.checkpoint is not None
-        return search_journal(self.checkpoint, header, g.lines)
+        return header
 
     def prefixes(self, depth: int, target: int = 0) -> np.ndarray:
         """Labels (by line, -1 for none) of every node at ``depth`` that the bounds for
