@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from chessplace import Board, piece_from_text, puzzles
 from chessplace.betza import parse_betza
 from chessplace.board import file_index, file_name, parse_square, square_name
+from chessplace.control import Control
 from chessplace.pieces import AMAZON, BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK
 
 
@@ -92,3 +93,27 @@ def test_problem_counts() -> None:
         Board(0, 3)
     with pytest.raises(ValueError):
         puzzles.build_puzzle("rooks", Board.square(3))
+
+
+@pytest.mark.parametrize("bad", [2.5, 2.0, "3", True])
+def test_a_count_is_a_whole_number(bad: object) -> None:
+    """A count of 2.5 once made the exhaustive engine answer "infeasible"."""
+    knights = puzzles.independent(Board.square(4), KNIGHT)
+    with pytest.raises(TypeError, match="whole number"):
+        knights.with_counts(exactly=bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="whole number"):
+        puzzles.peaceable_queens(Board.square(5), white=bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="whole number"):
+        puzzles.peaceable_queens(Board.square(5), armies=bad)  # type: ignore[arg-type]
+
+
+def test_a_count_may_be_any_integer_type() -> None:
+    numpy = pytest.importorskip("numpy")
+    knights = puzzles.independent(Board.square(4), KNIGHT).with_counts(exactly=numpy.int64(3))
+    assert type(knights.armies[0].minimum) is int and knights.armies[0].maximum == 3
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 0.0, -1.0])
+def test_a_time_limit_is_positive_and_finite(bad: float) -> None:
+    with pytest.raises(ValueError, match="positive and finite"):
+        Control(bad)

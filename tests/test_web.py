@@ -202,6 +202,22 @@ def test_solutions_past_the_end_say_how_many_there_are(client: TestClient) -> No
     }
 
 
+@pytest.mark.parametrize(
+    ("extra", "detail"),
+    [
+        ({"solver": "bogus"}, "unknown solver 'bogus'"),
+        ({"optimal": True}, "optimal: solutions are listed for the counts given"),
+        ({"limit": 2}, "only a count stops at a limit"),
+    ],
+)
+def test_solutions_refuse_options_they_would_ignore(
+    client: TestClient, extra: dict[str, object], detail: str
+) -> None:
+    body = {"puzzle": "queens", "n": 6, "offset": 1, **extra}
+    response = client.post("/api/solutions", json=body)
+    assert response.status_code == 400 and detail in response.json()["detail"]
+
+
 def test_jobs_default_to_the_documented_time_limit(client: TestClient) -> None:
     job = client.post("/api/jobs", json={"task": "solve", "puzzle": "queens", "n": 8}).json()
     assert job["time_limit"] == 20.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -41,8 +42,8 @@ class Control:
         time_limit: float | None = None,
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time limit must be positive, not {time_limit}")
+        if time_limit is not None and not 0 < time_limit < math.inf:  # NaN fails this too
+            raise ValueError(f"time limit must be positive and finite, not {time_limit}")
         self.time_limit = time_limit
         self.started = time.monotonic()
         self._on_progress = on_progress

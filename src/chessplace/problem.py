@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
@@ -25,6 +26,17 @@ class Sense(StrEnum):
     MINIMIZE = "minimize"
 
 
+def whole_number(value: object, what: str) -> int:
+    """``value`` as an ``int`` (NumPy's integers too); ``TypeError`` for anything else,
+    booleans and floats included (a count of 2.5 would silently mean 3 or nothing)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be a whole number, not {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what} must be a whole number, not {value!r}") from None
+
+
 @dataclass(frozen=True)
 class Army:
     """Pieces of one kind and colour, with bounds on how many are placed.
@@ -38,6 +50,11 @@ class Army:
     minimum: int = 0
     maximum: int | None = None
     fixed: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "minimum", whole_number(self.minimum, f"{self.name}'s count"))
+        if self.maximum is not None:
+            object.__setattr__(self, "maximum", whole_number(self.maximum, f"{self.name}'s count"))
 
     def admits(self, count: int) -> bool:
         return count >= self.minimum and (self.maximum is None or count <= self.maximum)

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from chessplace.board import Board
 from chessplace.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, piece_from_text
-from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
+from chessplace.problem import ARMY_NAMES, Army, Problem, Sense, whole_number
 from chessplace.regions import Regions, parse_grid
 
 
@@ -49,6 +49,7 @@ def peaceable(
     With ``white`` (two armies only), the white army has exactly that many
     pieces and the black one is as large as it can be.
     """
+    armies = whole_number(armies, "armies")
     if not 2 <= armies <= len(ARMY_NAMES):
         raise ValueError(f"armies must be between 2 and {len(ARMY_NAMES)}, not {armies}")
     if white is None:
@@ -59,6 +60,7 @@ def peaceable(
             independent=False,
             equal_armies=True,
         )
+    white = whole_number(white, "white")
     if armies != 2:
         raise ValueError("a fixed white army stands beside one other army: 2 armies, no more")
     if not 0 <= white <= board.size:

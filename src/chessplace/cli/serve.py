@@ -15,6 +15,7 @@ def serve(arguments: argparse.Namespace) -> int:
 
         from chessplace.web.app import create_app
         from chessplace.web.limits import DEFAULT_SECONDS, Limits
+        from chessplace.web.server import Server
     except ImportError:
         raise UsageError("the web app needs: pip install 'chessplace[web]'") from None
     if arguments.time_limit is None:
@@ -33,7 +34,11 @@ def serve(arguments: argparse.Namespace) -> int:
         max_seconds=arguments.max_time_limit,
     ).with_sides(**dict(arguments.max_side))
     listening = _listening_socket(arguments.host, arguments.port)
-    server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
+    app = create_app(limits)
+    config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=max(1, int(limits.grace_seconds))
+    )
+    server = Server(config, app.state.pool)
     print(f"chessplace: serving on {_address(listening)} (Ctrl-C stops)", file=sys.stderr)
     server.run(sockets=[listening])
     return EXIT_OK

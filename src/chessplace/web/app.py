@@ -20,7 +20,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from chessplace.control import Control
 from chessplace.web import work
@@ -28,6 +27,7 @@ from chessplace.web.catalog import catalog
 from chessplace.web.events import job_events
 from chessplace.web.jobs import Jobs
 from chessplace.web.limits import Limits
+from chessplace.web.middleware import BodyLimit, CancelOnDisconnect
 from chessplace.web.models import (
     BrowseRequest,
     GenerateRequest,
@@ -58,7 +58,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     app = FastAPI(title="chessplace", version="0.1.0", lifespan=lifespan)
     app.state.pool = pool
-    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_middleware(CancelOnDisconnect)
+    app.add_middleware(BodyLimit, limit=limits.body_bytes)  # added last: it runs first
     app.add_exception_handler(RequestValidationError, _invalid)
 
     def admitted(task: str, options: Options) -> float:
@@ -220,50 +221,3 @@ async def _invalid(request: Request, error: Exception) -> JSONResponse:
     """Validation errors as one line and a 400, as the CLI reports bad arguments."""
     errors = error.errors() if isinstance(error, RequestValidationError) else []
     return JSONResponse({"detail": one_line(errors)}, status_code=400)
-
-
-class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes (413, one line) before anything reads them."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length", b"0")
-        if not declared.isdigit() or int(declared) > self.limit:
-            await self._refuse(scope, receive, send)
-            return
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client left
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = f"the request body is over this server's limit of {self.limit} bytes"
-        response = JSONResponse(
-            {"detail": detail}, status_code=413, headers={"Connection": "close"}
-        )
-        await response(scope, receive, send)

@@ -20,6 +20,9 @@ from chessplace.web.limits import Limits
 from chessplace.web.tickets import Busy, Outcome, Ticket, Work
 from chessplace.web.worker import Worker, death
 
+SHUTTING_DOWN = "the server is shutting down"
+"""Why a job ends unanswered when the server stops (its line is refused, its workers end)."""
+
 
 class Pool:
     """``limits.workers`` worker processes fed from one first-in first-out line."""
@@ -88,7 +91,7 @@ class Pool:
             workers = list(self._workers.values())
             self._ready.notify_all()
         for ticket in waiting:
-            ticket.finish(Outcome(None, 503, "the server is shutting down"))
+            ticket.finish(Outcome(None, 503, SHUTTING_DOWN))
         for worker in workers:
             # Only the processes: each slot thread closes its own worker's pipe when it
             # sees the death (closing it here, under a thread that polls it, races).
@@ -161,7 +164,8 @@ class Pool:
                 return None
             if message == "died":
                 code = worker.kill()
-                ticket.finish(Outcome(None, 503, death(code, self.limits.memory_mb)))
+                why = SHUTTING_DOWN if self._closed else death(code, self.limits.memory_mb)
+                ticket.finish(Outcome(None, 503, why))
                 return None
             kind, job, payload = message
             if job != worker.jobs:

@@ -1,0 +1,110 @@
+"""Guards every HTTP request passes through before and while the API answers it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413, one line) before anything reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"the request body is over this server's limit of {self.limit} bytes"
+        response = JSONResponse(
+            {"detail": detail}, status_code=413, headers={"Connection": "close"}
+        )
+        await response(scope, receive, send)
+
+
+class CancelOnDisconnect:
+    """Cancel the handling of a request whose client leaves before the answer starts,
+    so that its job leaves the pool's line or stops (the API's handlers cancel their
+    ticket when cancelled) rather than run for no one. A streamed answer, once started,
+    hears the disconnect itself. It sits inside :class:`BodyLimit`, which hands on the
+    whole body as one message: what ``receive`` gives after it is the disconnect."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        first = await receive()
+        if first["type"] != "http.request":
+            return  # the client left
+        if first.get("more_body", False):
+            raise RuntimeError("CancelOnDisconnect needs the whole body at once (BodyLimit)")
+        gone = asyncio.Event()
+        answering = False
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return first
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def answer(message: Message) -> None:
+            nonlocal answering
+            answering = True
+            await send(message)
+
+        handling = asyncio.ensure_future(self.app(scope, replay, answer))
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            if not answering:
+                handling.cancel()
+
+        watcher = asyncio.ensure_future(watch())
+        try:
+            await handling
+        except asyncio.CancelledError:
+            if not gone.is_set():
+                raise  # the server itself is stopping this request
+        finally:
+            watcher.cancel()

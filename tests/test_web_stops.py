@@ -1,0 +1,86 @@
+"""A real ``chessplace serve`` lets go of work no one waits for: a client that hangs up
+takes its job with it, and SIGTERM answers every open request at once."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from urllib.parse import urlsplit
+
+import httpx
+
+from tests.processes import running, start_server
+
+LONG = {"puzzle": "peaceable-queens", "n": 16, "time_limit": 100}
+"""A job that runs for its whole limit: a(16) takes minutes to prove."""
+
+
+def _post_and_hang_up(url: str, body: dict[str, object]) -> None:
+    """Send a request over a raw socket and close it without reading the answer."""
+    parts = urlsplit(url)
+    data = json.dumps(body).encode()
+    head = (
+        f"POST /api/optimize HTTP/1.1\r\nHost: {parts.hostname}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+    )
+    with socket.create_connection((parts.hostname, parts.port)) as client:
+        client.sendall(head.encode() + data)
+        time.sleep(0.5)
+
+
+def test_a_client_that_hangs_up_takes_its_job_with_it() -> None:
+    """Three abandoned 100 s jobs on one worker would hold a fourth request for five
+    minutes; cancelled, they let it through well within its one-minute wait."""
+    url, server = start_server("--workers", "1")
+    try:
+        for _ in range(3):
+            _post_and_hang_up(url, LONG)
+        quick = httpx.post(f"{url}/api/solve", json={"puzzle": "queens", "n": 8}, timeout=60)
+        assert quick.status_code == 200 and len(quick.json()["pieces"]) == 8
+    finally:
+        _stop(server)
+
+
+def test_sigterm_answers_every_open_request_and_leaves_no_worker() -> None:
+    url, server = start_server("--workers", "1")
+    answers: list[tuple[int, str]] = []
+
+    def ask() -> None:
+        reply = httpx.post(f"{url}/api/optimize", json=LONG, timeout=120)
+        answers.append((reply.status_code, reply.json()["detail"]))
+
+    askers = [threading.Thread(target=ask, daemon=True) for _ in range(3)]  # 1 runs, 2 wait
+    for asker in askers:
+        asker.start()
+    time.sleep(3)
+    try:
+        server.terminate()
+        server.wait(timeout=60)  # uvicorn alone: up to 3 × 100 s, starting queued work
+    finally:
+        _stop(server)
+    for asker in askers:
+        asker.join(timeout=60)
+    assert answers == [(503, "the server is shutting down")] * 3
+    deadline = time.monotonic() + 10  # the workers see their server gone within a second
+    while running("chessplace.web.worker") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert running("chessplace.web.worker") == []
+
+
+def _stop(server: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL to the server and its workers if it has not ended in a minute
+    (so that a failing test leaves nothing running)."""
+    server.terminate()
+    try:
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        for pid in [server.pid, *running("chessplace.web.worker")]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        server.wait()
