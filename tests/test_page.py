@@ -182,6 +182,8 @@ def _check_drawn(page: Any, width: int) -> None:
 def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     _ready(page, server)
+    # the board is drawn at once, the verdict once the server has checked it
+    page.wait_for_function("document.querySelector('#verdict').textContent !== ''")
     verdict = page.locator("#verdict")
     assert "neutral" in verdict.get_attribute("class")
     assert "Empty board" in verdict.text_content()

@@ -11,11 +11,12 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 import httpx
 
-from tests.processes import running, start_server
+from tests.processes import alive, children, start_server
 
 LONG = {"puzzle": "peaceable-queens", "n": 16, "time_limit": 100}
 """A job that runs for its whole limit: a(16) takes minutes to prove."""
@@ -38,49 +39,64 @@ def test_a_client_that_hangs_up_takes_its_job_with_it() -> None:
     """Three abandoned 100 s jobs on one worker would hold a fourth request for five
     minutes; cancelled, they let it through well within its one-minute wait."""
     url, server = start_server("--workers", "1")
+    ours = _descendants(server.pid)
     try:
         for _ in range(3):
             _post_and_hang_up(url, LONG)
         quick = httpx.post(f"{url}/api/solve", json={"puzzle": "queens", "n": 8}, timeout=60)
         assert quick.status_code == 200 and len(quick.json()["pieces"]) == 8
     finally:
-        _stop(server)
+        _stop(server, ours)
 
 
 def test_sigterm_answers_every_open_request_and_leaves_no_worker() -> None:
     url, server = start_server("--workers", "1")
-    answers: list[tuple[int, str]] = []
+    answers: list[tuple[int, str] | BaseException] = []
 
     def ask() -> None:
-        reply = httpx.post(f"{url}/api/optimize", json=LONG, timeout=120)
-        answers.append((reply.status_code, reply.json()["detail"]))
+        try:
+            reply = httpx.post(f"{url}/api/optimize", json=LONG, timeout=120)
+            answers.append((reply.status_code, reply.json()["detail"]))
+        except BaseException as error:  # reported by the assertion below
+            answers.append(error)
 
     askers = [threading.Thread(target=ask, daemon=True) for _ in range(3)]  # 1 runs, 2 wait
     for asker in askers:
         asker.start()
     time.sleep(3)
+    ours = _descendants(server.pid)  # before the server ends: its orphans are reparented
     try:
         server.terminate()
         server.wait(timeout=60)  # uvicorn alone: up to 3 × 100 s, starting queued work
     finally:
-        _stop(server)
+        _stop(server, ours)
     for asker in askers:
         asker.join(timeout=60)
     assert answers == [(503, "the server is shutting down")] * 3
     deadline = time.monotonic() + 10  # the workers see their server gone within a second
-    while running("chessplace.web.worker") and time.monotonic() < deadline:
+    while any(alive(pid) for pid in ours) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert running("chessplace.web.worker") == []
+    assert [pid for pid in ours if alive(pid)] == []
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, then SIGKILL to the server and its workers if it has not ended in a minute
-    (so that a failing test leaves nothing running)."""
+def _descendants(pid: int) -> list[int]:
+    """The server's processes below it: the forkserver, its workers, the resource tracker."""
+    found, todo = [], children(pid)
+    while todo:
+        child = todo.pop()
+        found.append(child)
+        todo.extend(children(child))
+    return found
+
+
+def _stop(server: subprocess.Popen[bytes], ours: Sequence[int]) -> None:
+    """SIGTERM, then SIGKILL to the server and ``ours`` (its processes) if it has not
+    ended in a minute, so that a failing test leaves nothing of its own running."""
     server.terminate()
     try:
         server.wait(timeout=60)
     except subprocess.TimeoutExpired:
-        for pid in [server.pid, *running("chessplace.web.worker")]:
+        for pid in [server.pid, *ours]:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         server.wait()

@@ -68,6 +68,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         seconds: float = _checked(lambda: limits.seconds(options.time_limit))
         if options.limit is not None and task != "count":
             raise HTTPException(400, "limit: only a count stops at a limit")
+        if options.optimal and task == "solutions":
+            raise HTTPException(400, "optimal: solutions are listed for the counts given")
         if board is not None:
             _checked(lambda: limits.check_board(task, *board))
         _checked(options.problem)

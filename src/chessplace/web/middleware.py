@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -91,20 +92,26 @@ class CancelOnDisconnect:
             answering = True
             await send(message)
 
-        handling = asyncio.ensure_future(self.app(scope, replay, answer))
+        handling: asyncio.Future[None] = asyncio.ensure_future(self.app(scope, replay, answer))
+        abandoned = False
 
         async def watch() -> None:
+            nonlocal abandoned
             while (await receive())["type"] != "http.disconnect":
                 pass
             gone.set()
             if not answering:
+                abandoned = True
                 handling.cancel()
 
-        watcher = asyncio.ensure_future(watch())
+        watcher = asyncio.create_task(watch())
         try:
             await handling
         except asyncio.CancelledError:
-            if not gone.is_set():
+            current = asyncio.current_task()
+            if not abandoned or (current is not None and current.cancelling()):
                 raise  # the server itself is stopping this request
         finally:
             watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher

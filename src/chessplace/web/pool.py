@@ -53,7 +53,7 @@ class Pool:
         ticket = Ticket(work, time_limit)
         with self._ready:
             if self._closed:
-                raise Busy("the server is shutting down")
+                raise Busy(SHUTTING_DOWN)
             if len(self._line) >= self.limits.queue:
                 raise Busy(f"the server is busy: {len(self._line)} jobs wait; try again later")
             self._line.append(ticket)
@@ -83,8 +83,10 @@ class Pool:
             return [worker.process.pid for worker in self._workers.values()]
 
     def close(self) -> None:
-        """Kill every worker; waiting tickets end as refused."""
+        """Kill every worker; waiting tickets end as refused (once: later calls do nothing)."""
         with self._ready:
+            if self._closed:
+                return
             self._closed = True
             waiting = list(self._line)
             self._line.clear()

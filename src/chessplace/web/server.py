@@ -3,8 +3,7 @@ asked to exit."""
 
 from __future__ import annotations
 
-import threading
-from types import FrameType
+import socket
 
 import uvicorn
 
@@ -12,15 +11,15 @@ from chessplace.web.pool import Pool
 
 
 class Server(uvicorn.Server):
-    """Asked to exit (Ctrl-C, SIGTERM), it closes the pool at once: jobs waiting in line
-    are refused and running ones end, so every open request is answered within seconds
-    (uvicorn alone waits for each one, and the pool would go on starting queued work)."""
+    """Asked to exit (Ctrl-C, SIGTERM), it closes the pool before it waits for the open
+    requests: jobs waiting in line are refused and running ones end, so every request
+    is answered within seconds (uvicorn alone waits for each one, and the pool would
+    go on starting queued work)."""
 
     def __init__(self, config: uvicorn.Config, pool: Pool) -> None:
         super().__init__(config)
         self._pool = pool
 
-    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        super().handle_exit(sig, frame)
-        # in a thread: the signal may have interrupted a holder of the pool's lock
-        threading.Thread(target=self._pool.close, name="pool-close", daemon=True).start()
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._pool.close()  # brief: it ends the worker processes and answers the line
+        await super().shutdown(sockets)

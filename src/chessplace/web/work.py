@@ -92,8 +92,6 @@ def generate(request: GenerateRequest, control: Control) -> Answer:
 
 def browse(request: BrowseRequest, control: Control) -> Answer:
     """The placement at ``offset`` among all solutions (or one per symmetry class)."""
-    if request.optimal:
-        raise Refused(400, "optimal: solutions are listed for the counts given")
     problem = request.problem()
     stream = api.solutions(problem, unique=request.unique, solver=request.solver, control=control)
     seen, found = 0, []
