@@ -125,3 +125,19 @@ def test_symmetries_map_valid_placements_to_valid_ones(n: int, data: st.DataObje
     image = placement.transformed(symmetry)
     assert image.verify() == ()
     assert image.canonical_key() == placement.canonical_key()
+
+
+def test_a_hand_built_placement_with_a_bad_square_is_not_valid() -> None:
+    """Squares are pairs of whole numbers (NumPy's too); anything else, and a square off
+    the board (named by its numbers when negative), is a broken rule."""
+    numpy = pytest.importorskip("numpy")
+    problem = puzzles.queens(Board.square(4))
+    fine = [(numpy.int64(1), numpy.int64(0)), (3, 1), (0, 2), (2, 3)]
+    assert Placement.from_squares(problem, [fine]).verify() == ()
+    for square, said in [
+        ((0.5, 1), "not two whole numbers"),
+        ((True, 1), "not two whole"),
+        ((-1, 2), "(-1, 2) is off the 4×4 board"),
+    ]:
+        broken = Placement.from_squares(problem, [[square, (3, 1), (0, 2), (2, 3)]]).verify()
+        assert any(said in rule.message for rule in broken), broken

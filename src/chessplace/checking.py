@@ -9,6 +9,7 @@ a million queens take about a second.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from typing import Protocol
 
@@ -59,6 +60,24 @@ def violations(placement: Placement) -> tuple[Violation, ...]:
     return tuple(found)
 
 
+def _is_square(square: object) -> bool:
+    """A pair of whole numbers, NumPy's too (a hand-built placement may hold anything)."""
+    if type(square) is tuple and len(square) == 2:
+        x, y = square
+        return (type(x) is int and type(y) is int) or (_whole(x) and _whole(y))  # ints first
+    return False
+
+
+def _whole(coordinate: object) -> bool:
+    if isinstance(coordinate, bool):
+        return False
+    try:
+        operator.index(coordinate)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
+
+
 def _occupancy(placement: Placement) -> tuple[Occupant, list[Violation]]:
     problem = placement.problem
     board = problem.board
@@ -73,11 +92,12 @@ def _occupancy(placement: Placement) -> tuple[Occupant, list[Violation]]:
     for index, squares in enumerate(placement.armies):
         name = problem.armies[index].name
         for square in squares:
-            if not board.contains(square):
+            if not _is_square(square):
+                breaks.append(RuleBreak(f"{name} piece on {square!r}: not two whole numbers"))
+            elif not board.contains(square):
+                named = square_name(square) if min(square) >= 0 else f"{square!r}"
                 breaks.append(
-                    RuleBreak(
-                        f"{name} piece on {square_name(square)} is off the {board} board", (square,)
-                    )
+                    RuleBreak(f"{name} piece on {named} is off the {board} board", (square,))
                 )
             elif square in occupant:
                 other = problem.armies[occupant[square]].name
