@@ -172,6 +172,18 @@ def test_bad_values_get_the_clis_one_line(client: TestClient, body: str, detail:
     assert (response.status_code, response.json()) == (400, {"detail": detail})
 
 
+@pytest.mark.parametrize(
+    ("pieces", "detail"),
+    [
+        ("a1", 'pieces: expected a list of pieces, not "a1"'),
+        (["a1"], 'pieces.0: expected an object, not "a1"'),
+    ],
+)
+def test_bad_pieces_say_what_a_piece_is(client: TestClient, pieces: object, detail: str) -> None:
+    response = client.post("/api/verify", json={"puzzle": "queens", "n": 4, "pieces": pieces})
+    assert (response.status_code, response.json()) == (400, {"detail": detail})
+
+
 def test_bodies_are_bounded(client: TestClient) -> None:
     response = client.post("/api/count", json={"puzzle": "x" * 5_000_000, "n": 8})
     assert response.status_code == 413 and len(response.text) < 200

@@ -86,6 +86,10 @@ class GenerateRequest(BaseModel):
     time_limit: float | None = Field(None, gt=0)
 
 
+_LISTS = {"grid": "a list of strings, one per row", "pieces": "a list of pieces"}
+"""What each list option holds, as its error says."""
+
+
 def one_line(errors: Sequence[Any]) -> str:
     """The first validation error as the CLI would say it (wrong types, NaN, ranges)."""
     if not errors:
@@ -114,7 +118,9 @@ def one_line(errors: Sequence[Any]) -> str:
     if name == "seed":
         return f"seed: expected an integer from -2**63 to 2**63 - 1, not {_shown(value)}"
     if kind == "list_type":
-        return f"{where}: expected a list of strings, one per row, not {_shown(value)}"
+        return f"{where}: expected {_LISTS.get(where, 'a list')}, not {_shown(value)}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"{where}: expected an object, not {_shown(value)}"
     if kind == "bool_type":
         return f"{where}: expected true or false, not {_shown(value)}"
     if kind == "string_type":
