@@ -9,7 +9,6 @@ a million queens take about a second.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator
 from typing import Protocol
 
@@ -17,7 +16,7 @@ import numpy as np
 
 from chessplace.betza import Vector
 from chessplace.board import Board, Square, file_name, square_name
-from chessplace.problem import Problem
+from chessplace.problem import Problem, whole_number
 from chessplace.violations import Attack, PlacedPiece, RuleBreak, Touch, Violation
 
 _FAR = 2**40
@@ -69,10 +68,8 @@ def _is_square(square: object) -> bool:
 
 
 def _whole(coordinate: object) -> bool:
-    if isinstance(coordinate, bool):
-        return False
     try:
-        operator.index(coordinate)  # type: ignore[arg-type]
+        whole_number(coordinate, "a coordinate")
     except TypeError:
         return False
     return True
