@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from chessplace.clipping import clipped
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.regions import parse_grid
@@ -134,8 +135,7 @@ def one_line(errors: Sequence[Any]) -> str:
 
 def shorten(message: str) -> str:
     """One line of bounded length: a message never echoes a huge input back."""
-    line = " ".join(message.split())
-    return line if len(line) <= LONGEST_MESSAGE else line[: LONGEST_MESSAGE - 1] + "…"
+    return clipped(" ".join(message.split()), LONGEST_MESSAGE)
 
 
 def _where(location: Sequence[Any]) -> str:
@@ -152,4 +152,4 @@ def _shown(value: Any) -> str:
             text = json.dumps(value)
         except (TypeError, ValueError):
             text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "…"
+    return clipped(text, 40)
