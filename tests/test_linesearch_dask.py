@@ -25,6 +25,7 @@ from chessplace.engines.lines.cluster import _finished
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch
 from chessplace.engines.registry import choose
+from chessplace.journal import CheckpointMismatch
 from chessplace.pieces import QUEEN
 from chessplace.reference import known
 from tests.conftest import assert_valid
@@ -34,6 +35,7 @@ from tests.test_linesearch import _stopping_after
 pytest.importorskip("distributed")
 
 SQUARE = Board.square
+A6 = known("A250000", 6)
 A8 = known("A250000", 8)
 """Searches start at the optimum, as ``optimize`` does from a good guess: their records
 then keep (one made below a lower target would be searched again)."""
@@ -254,3 +256,15 @@ def test_tasks_the_cluster_drops_are_one_connection_error() -> None:
                 _finished([future])
         finally:
             _RELEASE.set()
+
+
+def test_a_checkpoint_of_another_search_is_refused_before_a_cluster_is_sought(
+    tmp_path: Path,
+) -> None:
+    """The checkpoint's header is read first: a foreign one is the error, though the
+    scheduler named is unreachable and would otherwise be reported."""
+    path = tmp_path / "a6.jsonl"
+    LineSearch(geometry(SQUARE(6), QUEEN), 1, path).run(A6, False, Control())
+    problem = puzzles.peaceable_queens(SQUARE(7))
+    with pytest.raises(CheckpointMismatch):
+        optimize(problem, dask="127.0.0.1:1", checkpoint=path, time_limit=30)

@@ -106,22 +106,25 @@ class LineSearchEngine(Engine):
         return g, search
 
     @contextmanager
-    def _cluster(self, control: Control) -> Iterator[Any]:
-        """The Dask client of ``dask`` (none without), opened before any work so that
-        an unreachable scheduler is the only thing said."""
+    def _searching(
+        self, problem: Problem, control: Control
+    ) -> Iterator[tuple[Geometry, LineSearch]]:
+        """The geometry and search of ``problem`` on the Dask client of ``dask`` (none
+        without). The checkpoint is checked before a cluster starts, and the client is
+        opened before any work, so that an unreachable scheduler is the only thing said."""
         if self.dask is None:
-            yield None
+            yield self._search(problem, None)
             return
         from chessplace.cluster import connect_seconds, dask_client
 
+        self._search(problem, None)  # a checkpoint of another search is refused here
         with dask_client(self.workers, self.dask, connect_seconds(control.remaining())) as client:
-            yield client
+            yield self._search(problem, client)
 
     def solve(self, problem: Problem, control: Control) -> Result:
         scored = [problem.armies[i] for i in problem.scored_armies]
         target = max(army.minimum for army in scored)
-        with self._cluster(control) as client:
-            g, search = self._search(problem, client)
+        with self._searching(problem, control) as (g, search):
             outcome = search.run(target, False, control)
         if outcome.labels is not None:
             return Result(Status.FEASIBLE, self.name, placement_of(problem, g, outcome.labels))
@@ -131,8 +134,7 @@ class LineSearchEngine(Engine):
 
     def optimize(self, problem: Problem, control: Control) -> Result:
         free = problem.without_counts()
-        with self._cluster(control) as client:
-            g, search = self._search(free, client)
+        with self._searching(free, control) as (g, search):
             best = _first_guess(free, control)
             bound = lines.upper_bound(free)
             if best is not None:
