@@ -230,6 +230,28 @@ def test_solutions_refuse_options_they_would_ignore(
     assert response.status_code == 400 and detail in response.json()["detail"]
 
 
+@pytest.mark.parametrize("route", ["/api/solve", "/api/optimize"])
+@pytest.mark.parametrize(
+    ("extra", "detail"),
+    [
+        ({"unique": True}, "unique: only a count or the solutions list groups by symmetry"),
+        ({"optimal": True}, "optimal: only a count counts the optimal placements"),
+        ({"limit": 2}, "limit: only a count stops at a limit"),
+    ],
+)
+def test_solve_and_optimize_refuse_count_options_they_would_ignore(
+    client: TestClient, route: str, extra: dict[str, object], detail: str
+) -> None:
+    plain = {"puzzle": "peaceable-queens", "n": 4, "at_least": 2}
+    body = {**plain, **extra}
+    response = client.post(route, json=body)
+    assert response.status_code == 400 and response.json() == {"detail": detail}
+    job = client.post("/api/jobs", json={**body, "task": route.removeprefix("/api/")})
+    assert job.status_code == 400 and job.json() == {"detail": detail}
+    defaults = {"unique": False, "optimal": False, "limit": None}
+    assert client.post(route, json={**plain, **defaults}).status_code == 200
+
+
 def test_jobs_default_to_the_documented_time_limit(client: TestClient) -> None:
     job = client.post("/api/jobs", json={"task": "solve", "puzzle": "queens", "n": 8}).json()
     assert job["time_limit"] == 20.0

@@ -68,8 +68,14 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         seconds: float = _checked(lambda: limits.seconds(options.time_limit))
         if options.limit is not None and task != "count":
             raise HTTPException(400, "limit: only a count stops at a limit")
+        if options.unique and task not in ("count", "solutions"):
+            raise HTTPException(
+                400, "unique: only a count or the solutions list groups by symmetry"
+            )
         if options.optimal and task == "solutions":
             raise HTTPException(400, "optimal: solutions are listed for the counts given")
+        if options.optimal and task != "count":
+            raise HTTPException(400, "optimal: only a count counts the optimal placements")
         if board is not None:
             _checked(lambda: limits.check_board(task, *board))
         _checked(options.problem)
