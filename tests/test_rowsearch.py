@@ -154,3 +154,28 @@ def test_a_search_is_compiled_once_per_machine(tmp_path: Path) -> None:
     assert "compiling" not in runs[1].stderr
     assert all("4 placements, 1 up to symmetry" in run.stdout for run in runs)
     assert list((tmp_path / "kernels").glob("chessplace_search_*.py"))
+    assert list((tmp_path / "kernels").glob("chessplace_search_*.ready"))
+
+
+@pytest.mark.parametrize("listing", [False, True], ids=["count", "list"])
+def test_a_time_limit_ends_a_first_compilation(tmp_path: Path, listing: bool) -> None:
+    """Compiling a new side takes seconds Numba cannot interrupt: it runs in a child
+    that the time limit kills, and the answer says the count was stopped there."""
+    environment = {**os.environ, "CHESSPLACE_CACHE": str(tmp_path)}
+    asked = ["count", "queens", "-n", "15", "--time-limit", "0.3"]
+    done = subprocess.run(
+        _cli(*asked, "--list" if listing else "--json"),
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
+    assert done.returncode == 3, done.stderr[-500:]
+    assert "did not stop" not in done.stderr
+    assert not list((tmp_path / "kernels").glob("*.ready"))
+    if listing:
+        assert done.stdout == ""
+    else:
+        answer = json.loads(done.stdout)
+        assert answer["status"] == "partial" and answer["count"] == 0
+        assert answer["note"] == "stopped while compiling the 15×15 search (once per machine)"

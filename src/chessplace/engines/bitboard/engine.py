@@ -7,6 +7,7 @@ from pathlib import Path
 
 from chessplace.control import Control
 from chessplace.engines.base import Engine, Task
+from chessplace.engines.bitboard.codegen import Shape
 from chessplace.engines.bitboard.split import CountSpec, class_subproblems, mirror_subproblems
 from chessplace.pieces import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
 from chessplace.placement import Placement
@@ -58,16 +59,15 @@ class BitboardEngine(Engine):
         return None
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
-        from chessplace.engines.bitboard.kernel import compiled, compiled_before, shape_of
+        from chessplace.engines.bitboard.kernel import compiled, shape_of
         from chessplace.engines.bitboard.runner import run_count
 
         spec = _spec(problem)
         if self.dask in (None, "local"):  # this machine's cache serves the workers
             shape = shape_of(problem.armies[0].piece, spec.n, collect=False)
-            if not compiled_before(shape):
-                # No subproblem is finished while it compiles: the count so far is 0.
-                compiling = f"compiling the {spec.n}×{spec.n} search (once per machine)"
-                control.report(count=0, message=compiling)
+            if not _compiled_first(shape, control):
+                note = f"stopped while compiling the {spec.n}×{spec.n} search (once per machine)"
+                return Result(Status.PARTIAL, self.name, count=0, note=note)
             compiled(shape)
         tasks = class_subproblems(spec.n)
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
@@ -84,10 +84,12 @@ class BitboardEngine(Engine):
         """Every solution, streamed subproblem by subproblem (mirror images included);
         a stop or the time limit ends the stream within milliseconds, even inside
         a subproblem's search."""
-        from chessplace.engines.bitboard.kernel import stop_flag
+        from chessplace.engines.bitboard.kernel import shape_of, stop_flag
         from chessplace.engines.bitboard.tasks import solutions_of
 
         spec = _spec(problem)
+        if not _compiled_first(shape_of(problem.armies[0].piece, spec.n, collect=True), control):
+            return
         last = spec.n - 1
         stop = stop_flag()
         with control.interrupting(lambda: stop.fill(1)):
@@ -102,6 +104,19 @@ class BitboardEngine(Engine):
                         yield Placement.from_squares(problem, [mirror])
                 if control.stopped:
                     return
+
+
+def _compiled_first(shape: Shape, control: Control) -> bool:
+    """Compile the search for ``shape`` where a stop can end it at once (see
+    :func:`~chessplace.engines.bitboard.kernel.compile_apart`); False when stopped."""
+    from chessplace.engines.bitboard.kernel import compile_apart, compiled_before
+
+    if compiled_before(shape):
+        return True
+    # No placement is found while it compiles: the count so far is 0.
+    n = shape.n
+    control.report(count=0, message=f"compiling the {n}×{n} search (once per machine)")
+    return compile_apart(shape, lambda: control.stopped)
 
 
 def _spec(problem: Problem) -> CountSpec:

@@ -5,11 +5,14 @@ One piece per row of an n×n board, for any piece that rides like a rook.
 :class:`~chessplace.engines.bitboard.codegen.Shape` as a Python module; this
 module stores that source under the user's cache directory, named by its
 own hash, and imports it, so Numba compiles each shape once per machine
-and later runs load the machine code from Numba's cache.
+and later runs load the machine code from Numba's cache. Compiling takes
+seconds and cannot be interrupted in-process, so a run that may be stopped
+compiles in a child process first (:func:`compile_apart`): a stop kills it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -18,12 +21,15 @@ import tempfile
 import threading
 from collections.abc import Callable
 from functools import cache
+from multiprocessing.connection import wait
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from chessplace.engines.bitboard import leaf
 from chessplace.engines.bitboard.codegen import Shape, source
+from chessplace.lifeline import start_child
 from chessplace.pieces import BISHOP_DIRECTIONS, Piece
 
 MAX_N = 32
@@ -60,7 +66,30 @@ def compiled(shape: Shape) -> Search:
 
 def compiled_before(shape: Shape) -> bool:
     """True when this machine has compiled the search for ``shape`` before."""
-    return _source_path(_module_text(shape)).exists()
+    return _ready_path(shape).exists()
+
+
+def compile_apart(shape: Shape, stopped: Callable[[], bool], poll: float = 0.1) -> bool:
+    """Compile the search for ``shape`` into Numba's disk cache in a child process,
+    unless this machine has it already; False when ``stopped()`` came first (the
+    child is killed, and the next run compiles again). A child that fails says
+    nothing: the compilation in this process, which follows, raises its error."""
+    if compiled_before(shape):
+        return True
+    child = start_child(_compile_into_cache, shape)
+    try:
+        while not wait([child.receiver], timeout=poll):
+            if stopped():
+                return False
+    finally:
+        child.end()
+    return True
+
+
+def _compile_into_cache(sender: Any, shape: Shape) -> None:
+    """The child of :func:`compile_apart`."""
+    _compiled(shape)
+    sender.send(True)
 
 
 @cache
@@ -76,6 +105,12 @@ def _source_path(text: str) -> Path:
     generator never meets an old compilation."""
     name = "chessplace_search_" + hashlib.sha256(text.encode()).hexdigest()[:20]
     return _cache_directory() / f"{name}.py"
+
+
+def _ready_path(shape: Shape) -> Path:
+    """The mark left once the search for ``shape`` has compiled (its source alone may
+    be the trace of a compilation cut short)."""
+    return _source_path(_module_text(shape)).with_suffix(".ready")
 
 
 @cache
@@ -98,6 +133,8 @@ def _compiled(shape: Shape) -> Search:
     # Compile (or load from Numba's cache) now, on a board where nothing fits.
     blocked = np.full(shape.n, (1 << shape.n) - 1, dtype=np.uint64)
     search(blocked, 0, np.zeros((0, shape.n), dtype=np.int64), stop_flag())
+    with contextlib.suppress(OSError):  # a cache turned read-only: compile again next time
+        _ready_path(shape).touch()
     return search
 
 
