@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from chessplace import Board, Status, count, piece_from_text, puzzles, solutions
 from chessplace.engines.bitboard.split import class_subproblems, mirror_subproblems
 from chessplace.reference import known
+from tests.processes import children
 
 SQUARE = Board.square
 
@@ -155,6 +157,55 @@ def test_a_search_is_compiled_once_per_machine(tmp_path: Path) -> None:
     assert all("4 placements, 1 up to symmetry" in run.stdout for run in runs)
     assert list((tmp_path / "kernels").glob("chessplace_search_*.py"))
     assert list((tmp_path / "kernels").glob("chessplace_search_*.ready"))
+
+
+def test_a_stop_sent_to_the_whole_process_group_ends_a_first_compilation(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to the group (``timeout``, a service manager) kills the compiling child
+    too: its silent end is read as the stop on its way, not compiled again here."""
+    environment = {**os.environ, "CHESSPLACE_CACHE": str(tmp_path)}
+    process = subprocess.Popen(
+        _cli("count", "queens", "-n", "15", "--json"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+        start_new_session=True,
+    )
+    assert process.stderr is not None
+    deadline = time.monotonic() + 60
+    while "compiling" not in process.stderr.readline() and time.monotonic() < deadline:
+        pass
+    while not children(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the compiling child is forked just after the message
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 3 and "did not stop" not in err, err[-500:]
+    answer = json.loads(out)
+    assert answer["note"] == "stopped while compiling the 15×15 search (once per machine)"
+
+
+def test_a_compilation_that_fails_is_one_line(tmp_path: Path) -> None:
+    """A child that cannot write the cache says nothing; the parent's own attempt
+    then fails the same way and says it in one line."""
+    environment = {**os.environ, "CHESSPLACE_CACHE": str(tmp_path)}
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    done = subprocess.run(
+        _cli("count", "queens", "-n", "9"),
+        capture_output=True,
+        text=True,
+        env=environment,
+        preexec_fn=small_files,
+        timeout=120,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-500:]
+    assert lines[-1] == "chessplace: error: [Errno 27] File too large"
+    assert not list((tmp_path / "kernels").iterdir())  # no temporary file left
 
 
 @pytest.mark.parametrize("listing", [False, True], ids=["count", "list"])

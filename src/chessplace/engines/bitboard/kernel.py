@@ -19,12 +19,14 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from functools import cache
 from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from chessplace.engines.bitboard import leaf
@@ -34,6 +36,10 @@ from chessplace.pieces import BISHOP_DIRECTIONS, Piece
 
 MAX_N = 32
 """Largest board side: masks are 64-bit words and diagonals shift past the edge."""
+
+DEATH_WAIT_SECONDS = 1.0
+"""How long a child's death without an answer is taken as a possible stop on its way."""
+
 
 Search = Callable[[np.ndarray, int, np.ndarray, np.ndarray], tuple[int, int]]
 """``search(forbid, first, out, stop)``: see :func:`chessplace.engines.bitboard.codegen.source`."""
@@ -65,15 +71,20 @@ def compiled(shape: Shape) -> Search:
 
 
 def compiled_before(shape: Shape) -> bool:
-    """True when this machine has compiled the search for ``shape`` before."""
-    return _ready_path(shape).exists()
+    """True when this process holds the search for ``shape``, or this machine has
+    compiled it for this Python and Numba."""
+    return shape in _held or _ready_path(shape).exists()
 
 
 def compile_apart(shape: Shape, stopped: Callable[[], bool], poll: float = 0.1) -> bool:
     """Compile the search for ``shape`` into Numba's disk cache in a child process,
     unless this machine has it already; False when ``stopped()`` came first (the
-    child is killed, and the next run compiles again). A child that fails says
-    nothing: the compilation in this process, which follows, raises its error."""
+    child is killed, and the next run compiles again).
+
+    A child that ends without an answer says nothing: when no stop follows within a
+    second (a signal to the whole process group reaches the child first), the
+    compilation in this process, which comes next, does the work or raises its error.
+    """
     if compiled_before(shape):
         return True
     child = start_child(_compile_into_cache, shape)
@@ -81,14 +92,30 @@ def compile_apart(shape: Shape, stopped: Callable[[], bool], poll: float = 0.1) 
         while not wait([child.receiver], timeout=poll):
             if stopped():
                 return False
+        try:
+            return bool(child.receiver.recv())
+        except EOFError:
+            return not _stops_within(stopped, DEATH_WAIT_SECONDS, poll)
     finally:
         child.end()
+
+
+def _stops_within(stopped: Callable[[], bool], seconds: float, poll: float) -> bool:
+    """True when ``stopped()`` holds within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not stopped():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(min(poll, seconds))
     return True
 
 
 def _compile_into_cache(sender: Any, shape: Shape) -> None:
-    """The child of :func:`compile_apart`."""
-    _compiled(shape)
+    """The child of :func:`compile_apart`: it answers only once the search is cached."""
+    try:
+        _compiled(shape)
+    except Exception:  # said once, by the compilation in the parent that follows
+        return
     sender.send(True)
 
 
@@ -109,8 +136,15 @@ def _source_path(text: str) -> Path:
 
 def _ready_path(shape: Shape) -> Path:
     """The mark left once the search for ``shape`` has compiled (its source alone may
-    be the trace of a compilation cut short)."""
-    return _source_path(_module_text(shape)).with_suffix(".ready")
+    be the trace of a compilation cut short), named for this Python and Numba, whose
+    caches Numba keeps apart."""
+    source_path = _source_path(_module_text(shape))
+    tag = f"{sys.implementation.cache_tag}-numba{numba.__version__}"
+    return source_path.with_name(f"{source_path.stem}.{tag}.ready")
+
+
+_held: set[Shape] = set()
+"""The shapes whose search this process has compiled or loaded."""
 
 
 @cache
@@ -119,10 +153,7 @@ def _compiled(shape: Shape) -> Search:
     path = _source_path(text)
     name = path.stem
     if not path.exists():
-        # Other processes (Dask workers) may write the same file: write whole, then rename.
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as f:
-            f.write(text)
-        Path(f.name).replace(path)
+        _write_whole(path, text)
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -133,9 +164,22 @@ def _compiled(shape: Shape) -> Search:
     # Compile (or load from Numba's cache) now, on a board where nothing fits.
     blocked = np.full(shape.n, (1 << shape.n) - 1, dtype=np.uint64)
     search(blocked, 0, np.zeros((0, shape.n), dtype=np.int64), stop_flag())
+    _held.add(shape)
     with contextlib.suppress(OSError):  # a cache turned read-only: compile again next time
         _ready_path(shape).touch()
     return search
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it: other
+    processes (Dask workers) may write the same file. No temporary file is left."""
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as f:
+        temporary = Path(f.name)
+    try:
+        temporary.write_text(text)
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 @cache
