@@ -13,11 +13,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chessplace import Board, Placement, Status, count, optimize, puzzles, solutions
+from chessplace.board import file_name
 from chessplace.cli import main
 from chessplace.engines.bitboard.checkpoint import count_journal
-from chessplace.jsonio import placement_from_data
+from chessplace.jsonio import placement_from_data, placement_pieces
 from chessplace.pieces import NAMED_PIECES
 from chessplace.reference import known
 from chessplace.svgboard import render_svg
@@ -144,6 +147,24 @@ def test_agreeing_file_and_rank_are_accepted() -> None:
     problem = puzzles.queens(SQUARE(4))
     pieces = [{"square": s, "file": f, "rank": r} for s, f, r in [("b1", 2, 1), ("d2", 4, 2)]]
     assert placement_from_data(problem, pieces).armies == (frozenset({(1, 0), (3, 1)}),)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 30),
+    st.sets(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=60),
+)
+def test_json_pieces_come_by_rank_then_file_on_and_off_the_board(
+    cols: int, squares: set[tuple[int, int]]
+) -> None:
+    """On the board's files the squares sort as integers, beyond them as pairs: the
+    same order, rank first, and the same names either way."""
+    problem = puzzles.queens(Board(41, cols))
+    pieces = placement_pieces(Placement(problem, (frozenset(squares),)))
+    assert [(p["rank"] - 1, p["file"] - 1) for p in pieces] == sorted((r, f) for f, r in squares)
+    assert [p["square"] for p in pieces] == [
+        f"{file_name(f - 1)}{r}" for f, r in ((p["file"], p["rank"]) for p in pieces)
+    ]
 
 
 def test_many_repeated_squares_fail_fast() -> None:

