@@ -167,6 +167,15 @@ def test_json_pieces_come_by_rank_then_file_on_and_off_the_board(
     ]
 
 
+@pytest.mark.parametrize("odd", [1.5, "1"], ids=["float", "string"])
+def test_json_pieces_never_round_an_odd_coordinate_to_a_square(odd: object) -> None:
+    """A hand-built placement's float or string coordinate is not read as a file."""
+    problem = puzzles.queens(SQUARE(8))
+    placement = Placement(problem, (frozenset({(odd, 0), (0, 1)}),))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        placement_pieces(placement)
+
+
 def test_many_repeated_squares_fail_fast() -> None:
     problem = puzzles.queens(SQUARE(1000))
     pieces = [{"file": i % 1000 + 1, "rank": i // 1000 + 1} for i in range(300_000)]
