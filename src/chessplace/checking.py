@@ -4,7 +4,7 @@ It works from the pieces' movement data and real chess attacks (a rider
 stops at the first piece in its way) and shares no code with the solvers,
 so a solver bug cannot hide itself. Unlimited rides are checked by grouping
 pieces per line with NumPy, where only neighbours can attack each other, so
-a million queens take about a second.
+a million queens take about two seconds.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
         return
     squares = list(occupant)
     flat = np.fromiter(chain.from_iterable(squares), dtype=np.int64, count=2 * len(squares))
-    coordinates = flat.reshape(-1, 2)  # fromiter: twice as fast as np.array on pairs
+    coordinates = flat.reshape(-1, 2)  # a million pairs: 0.44 s, against 0.80 s by np.array
     for direction in sorted(directions):
         for first, second in _line_neighbours(coordinates, direction, board):
             a, b = squares[first], squares[second]

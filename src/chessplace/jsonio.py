@@ -37,8 +37,8 @@ def placement_pieces(placement: Placement) -> list[dict[str, Any]]:
 
 def _rank_order(squares: Collection[Square], cols: int) -> Iterable[tuple[int, int]]:
     """``(rank, file)`` of each square, by rank and then file. Squares on the board's
-    files sort as one integer each in NumPy (a million in under a second, three times
-    faster than pairs); anything else (off the board, floats, strings) sorts as pairs."""
+    files sort as one integer each in NumPy (a million queens: 1.1 s against 1.8 s as
+    pairs); anything else (off the board, floats, strings) sorts as pairs."""
     flat = None
     try:
         if all(map((2).__eq__, map(len, squares))):  # pairs: the flat list lines up
