@@ -206,9 +206,14 @@ def _answers(
 ) -> Generator[Answer, None, None]:
     """The C search's answer for each chunk word, as ``workers`` processes finish them.
 
-    Ctrl-C and SIGTERM (through :func:`cube_solving.run_script`) raise
-    ``KeyboardInterrupt`` here within :data:`POLL` seconds; the children are killed
-    whatever ends it (and die with this process, by ``prctl``, if it is killed)."""
+    Ctrl-C and SIGTERM only mark the stop while it runs: ``KeyboardInterrupt`` comes
+    out of the next look for an answer (within :data:`POLL` seconds), never from inside
+    the caller's handling of the last one, so an answer taken is an answer kept. Later
+    stops are ignored while the caller ends; the children are killed whatever ends it
+    (and die with this process, by ``prctl``, if it is killed)."""
+    asked = threading.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, lambda _signum, _frame: asked.set()) for sig in signals}
     todo: queue.Queue[str] = queue.Queue()
     for word in words:
         todo.put(word)
@@ -223,23 +228,29 @@ def _answers(
         for child in children:
             threading.Thread(target=_feed, args=(child, todo, out), daemon=True).start()
         for _ in words:
-            while True:
-                try:
-                    answer = out.get(timeout=POLL)
-                    break
-                except queue.Empty:
-                    continue
+            answer = _next_answer(out, asked)
             if not isinstance(answer, Answer):
                 raise RuntimeError(f"a line_search process failed: {answer}")
             yield answer
     except KeyboardInterrupt:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, signal.SIG_IGN)  # one stop is enough: end cleanly
+        before = dict.fromkeys(signals, signal.SIG_IGN)  # one stop is enough: end cleanly
         raise
     finally:
         for child in children:
             child.kill()
             child.wait()
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _next_answer(out: queue.Queue[object], asked: threading.Event) -> object:
+    """The next thing a feeding thread put out; ``KeyboardInterrupt`` once a stop is asked."""
+    while not asked.is_set():
+        try:
+            return out.get(timeout=POLL)
+        except queue.Empty:
+            continue
+    raise KeyboardInterrupt
 
 
 def search_chunks(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -240,6 +241,30 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
     kept = len(journal.read_text().splitlines()) - 1
     assert 1 <= kept < 16 and f"{kept}/16 chunks refuted" in out
     assert running("line_search 13 24 26") == []
+
+
+def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    """SIGTERM while an answer is being taken (journalled) stops the run only after it is
+    taken, so the line that says what is kept counts it (the race CI once lost)."""
+    sys.path.insert(0, str(RESULTS))
+    try:
+        from c_search import STOPPED, Answer, search_chunks
+    finally:
+        sys.path.remove(str(RESULTS))
+    taken: list[str] = []
+
+    def take(answer: Answer) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        taken.append(answer.word)
+
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as run_script sets
+    try:
+        status = search_chunks(["6", "5", "5"], ["00", "01", "10", "11"], 1, take, lambda: "")
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert status == STOPPED and len(taken) == 1, taken
+    assert capsys.readouterr().out == "stopped: \n"
+    assert running("line_search 6 5 5") == []
 
 
 def _counts_by_brute_force(n: int) -> dict[tuple[int, int], int]:
