@@ -93,12 +93,10 @@ def solved(
                 except StopIteration:
                     break
                 yield result
-    finally:  # a stop after this reaches the handler the caller had
+    finally:  # after a stop, later ones are ignored; else they reach the caller's handler
         for sig, handler in before.items():
-            signal.signal(sig, handler)
+            signal.signal(sig, signal.SIG_IGN if _STOP["asked"] else handler)
     if _STOP["asked"]:
-        for sig in signals:
-            signal.signal(sig, signal.SIG_IGN)
         raise KeyboardInterrupt
 
 
