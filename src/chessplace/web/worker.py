@@ -113,6 +113,8 @@ def _serve(connection: Any, memory_mb: int, answer_bytes: int) -> None:
     sending = threading.Lock()
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     running: list[Control | None] = [None]
+    stop_first = [False]  # a "stop" came before the last job received began
+    handing = threading.Lock()  # between a job's start and a stop for it
 
     def send(message: object) -> None:
         with sending:
@@ -128,19 +130,26 @@ def _serve(connection: Any, memory_mb: int, answer_bytes: int) -> None:
             except (EOFError, OSError):
                 os.killpg(0, signal.SIGKILL)  # the server is gone: so is this group
                 return
-            control = running[0]
-            if message != "stop":
-                inbox.put(message)
-            elif control is not None:
-                control.stop()
+            with handing:  # the server sends a job, maybe "stop" for it, then the next
+                if message != "stop":
+                    stop_first[0] = False
+                    inbox.put(message)
+                elif running[0] is not None:
+                    running[0].stop()
+                else:
+                    stop_first[0] = True
 
     threading.Thread(target=listen, daemon=True).start()
     while True:
         job, work, time_limit = inbox.get()
         control = Control(time_limit, _reporter(job, send))
-        running[0] = control
+        with handing:
+            running[0] = control
+            if stop_first[0]:
+                control.stop()
         outcome = _outcome(work, control, memory_mb, answer_bytes)
-        running[0] = None
+        with handing:
+            running[0] = None
         send(("done", job, outcome))
 
 
