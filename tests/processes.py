@@ -7,7 +7,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import httpx
@@ -55,11 +55,12 @@ def group(pgid: int) -> list[int]:
     return _live(pgid, 2)
 
 
-def running(fragment: str) -> list[int]:
-    """Live processes whose command line (arguments joined by spaces) holds ``fragment``,
-    this test process aside."""
+def running(fragment: str, among: Iterable[int] | None = None) -> list[int]:
+    """Live processes (of ``among`` where given) whose command line (arguments joined by
+    spaces) holds ``fragment``, this test process aside."""
     found = []
-    for pid, _ in _live_processes():
+    pids = (pid for pid, _ in _live_processes()) if among is None else among
+    for pid in pids:
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from chessplace.reference import known
-from tests.processes import running
+from tests.processes import alive, children, running
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 SCRIPT = str(RESULTS / "crosscheck_search.py")
@@ -235,12 +235,13 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
         not journal.exists() or len(journal.read_text().splitlines()) < 2
     ):
         time.sleep(0.05)
+    searches = running("line_search", among=children(child.pid))  # no other run's
     child.send_signal(signal.SIGTERM)
     out, _ = child.communicate(timeout=30)
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
     assert 1 <= kept < 16 and f"{kept}/16 chunks refuted" in out
-    assert running("line_search 13 24 26") == []
+    assert searches and not any(map(alive, searches))
 
 
 def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -252,8 +253,10 @@ def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixt
     finally:
         sys.path.remove(str(RESULTS))
     taken: list[str] = []
+    searches: list[int] = []
 
     def take(answer: Answer) -> None:
+        searches.extend(running("line_search", among=children(os.getpid())))
         os.kill(os.getpid(), signal.SIGTERM)
         taken.append(answer.word)
 
@@ -264,7 +267,7 @@ def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixt
         signal.signal(signal.SIGTERM, before)
     assert status == STOPPED and len(taken) == 1, taken
     assert capsys.readouterr().out == "stopped: \n"
-    assert running("line_search 6 5 5") == []
+    assert searches and not any(map(alive, searches))
 
 
 def _counts_by_brute_force(n: int) -> dict[tuple[int, int], int]:
