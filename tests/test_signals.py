@@ -182,3 +182,32 @@ def test_work_that_ignores_a_stop_is_left_after_the_grace() -> None:
         release.set()
     assert time.monotonic() - started < 0.5 + GRACE_SECONDS + 5
     assert (result.status, result.placement) == (Status.FEASIBLE, offered)
+
+
+def test_an_answer_being_checked_is_waited_for_past_the_grace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stop that lands as the engine's 300,000 queens are being checked (about half a
+    second, past the shortened grace) still lets the checked answer come back."""
+    from chessplace import Board, Placement, Result, Status, api, puzzles
+    from chessplace.cli import supervision
+    from chessplace.control import Control
+
+    monkeypatch.setattr(supervision, "GRACE_SECONDS", 0.01)
+    problem = puzzles.queens(Board.square(300_000))
+    controls: list[Control] = []
+    check = Placement.verify
+
+    def stopped_first(placement: Placement) -> tuple[object, ...]:
+        controls[0].stop()  # Ctrl-C, say, or the time limit
+        return check(placement)
+
+    monkeypatch.setattr(Placement, "verify", stopped_first)
+
+    def work(control: Control) -> Result:
+        controls.append(control)
+        return api.run("solve", problem, control=control)
+
+    result = supervision.supervised(None, work)
+    assert result.status is Status.FEASIBLE and not result.note
+    assert result.placement is not None and len(result.placement) == 300_000

@@ -369,6 +369,7 @@ def _run(
     choice = choose(problem, task, solver, **options)
     engine = choice.engine
     control.engine = engine.name
+    control.answered = False
     started = time.perf_counter()
     if task is Task.SOLVE:
         result = engine.solve(problem, control)
@@ -377,6 +378,7 @@ def _run(
     else:
         result = engine.count(problem, control, unique)
     seconds = time.perf_counter() - started
+    control.answered = True
     if result.placement is not None:
         _verified(engine, result.placement)
     return replace(result, passed_over=choice.passed_over).timed(seconds)

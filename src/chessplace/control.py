@@ -57,6 +57,9 @@ class Control:
         self.count: int | None = None
         self.workers: int | None = None
         """How many cores the engine may keep busy; ``None``: all of them (see :meth:`cores`)."""
+        self.answered = False
+        """Whether the engine last started has returned (kept by :mod:`chessplace.api`): what
+        is left, checking its answer, is bounded work that a stop does not cut short."""
 
     def cores(self) -> int:
         """The number of threads or processes an engine should run in parallel."""

@@ -27,7 +27,9 @@ def supervised(time_limit: float | None, work: Callable[[Control], Result]) -> R
 
     An engine that has not returned :data:`GRACE_SECONDS` after a stop or its
     time limit is left behind (the thread is a daemon; its SAT children die
-    with the process) and the best placement it reported answers instead.
+    with the process) and the best placement it reported answers instead. One that
+    has returned is waited for while its answer is checked (a million queens take
+    seconds; a second Ctrl-C still aborts).
     """
     with _progress_display() as on_progress:
         control = Control(time_limit, on_progress)
@@ -48,7 +50,8 @@ def supervised(time_limit: float | None, work: Callable[[Control], Result]) -> R
                 worker.join(0.1)
                 if stopped_at is None and control.stopped:
                     stopped_at = time.monotonic()
-                if stopped_at is not None and time.monotonic() - stopped_at > GRACE_SECONDS:
+                late = stopped_at is not None and time.monotonic() - stopped_at > GRACE_SECONDS
+                if late and not control.answered:
                     print(
                         f"chessplace: the engine did not stop within {GRACE_SECONDS:g} s;"
                         " reporting the best answer it offered",
