@@ -297,3 +297,12 @@ def _all_placements(problem: Problem) -> list[Placement]:
     from chessplace.engines.exhaustive import _placements
 
     return list(_placements(problem, Control()))
+
+
+def test_a_count_with_a_limit_past_the_total_is_complete_and_a_stopped_one_says_so() -> None:
+    whole = count(puzzles.queens(SQUARE(8)), limit=10**18)
+    assert (whole.status, whole.count, whole.note) == (Status.COMPLETE, 92, "")
+    assert_valid(whole)
+    stopped = count(puzzles.queens(SQUARE(16)), limit=10**18, time_limit=1)
+    assert stopped.status is Status.PARTIAL and stopped.count is not None
+    assert stopped.note == f"stopped before the end: at least {stopped.count:,}"

@@ -215,17 +215,23 @@ def _count_to(
         stream = solutions(problem, solver=solver, control=control, **options)
     except NoSolver as error:
         raise BadRequest(f"a count with a limit lists placements one by one: {error}") from None
-    found = list(islice(stream, limit))
-    engine = control.engine
-    if len(found) == limit:
+    first: Placement | None = None
+    counted = 0
+    for placement in islice(stream, limit):  # only the first is kept: a limit can be huge
+        if first is None:
+            first = placement
+        counted += 1
+    if counted == limit:
         status, note = Status.FEASIBLE, f"stopped at the limit: at least {limit}"
+    elif control.stopped:
+        status, note = Status.PARTIAL, f"stopped before the end: at least {counted:,}"
     else:
-        status, note = (Status.PARTIAL if control.stopped else Status.COMPLETE), ""
+        status, note = Status.COMPLETE, ""
     return Result(
         status,
-        engine,
-        found[0] if found else None,
-        count=len(found),
+        control.engine,
+        first,
+        count=counted,
         seconds=time.perf_counter() - started,
         note=note,
     )
