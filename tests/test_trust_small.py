@@ -152,18 +152,21 @@ def test_agreeing_file_and_rank_are_accepted() -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(1, 30),
-    st.sets(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=60),
+    st.sets(st.tuples(st.integers(-3, 40), st.integers(-3, 40)), max_size=60),
 )
 def test_json_pieces_come_by_rank_then_file_on_and_off_the_board(
     cols: int, squares: set[tuple[int, int]]
 ) -> None:
-    """On the board's files the squares sort as integers, beyond them as pairs: the
-    same order, rank first, and the same names either way."""
+    """On the board's files the squares sort as integers, elsewhere as pairs: the same
+    order, rank first, and the same names either way (a pair where a coordinate is
+    negative: such a square has no name, and Python's negative indexing gave it one
+    on the board's far side)."""
     problem = puzzles.queens(Board(41, cols))
     pieces = placement_pieces(Placement(problem, (frozenset(squares),)))
     assert [(p["rank"] - 1, p["file"] - 1) for p in pieces] == sorted((r, f) for f, r in squares)
     assert [p["square"] for p in pieces] == [
-        f"{file_name(f - 1)}{r}" for f, r in ((p["file"], p["rank"]) for p in pieces)
+        f"{file_name(f)}{r + 1}" if min(f, r) >= 0 else f"({f}, {r})"
+        for f, r in ((p["file"] - 1, p["rank"] - 1) for p in pieces)
     ]
 
 

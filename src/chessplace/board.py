@@ -86,8 +86,12 @@ def file_index(name: str) -> int:
 
 
 def square_name(square: Square) -> str:
-    """Algebraic name of a square, for example ``(0, 0)`` → ``"a1"``."""
-    return f"{file_name(square[0])}{square[1] + 1}"
+    """Algebraic name of a square, for example ``(0, 0)`` → ``"a1"``; a square with a
+    negative coordinate, which has no name, is written as its pair, ``(-1, 0)``."""
+    file, rank = square
+    if file < 0 or rank < 0:
+        return f"({file}, {rank})"
+    return f"{file_name(file)}{rank + 1}"
 
 
 def parse_square(name: str) -> Square:

@@ -93,9 +93,11 @@ def _occupancy(placement: Placement) -> tuple[Occupant, list[Violation]]:
             if not _is_square(square):
                 breaks.append(RuleBreak(f"{name} piece on {square!r}: not two whole numbers"))
             elif not board.contains(square):
-                named = square_name(square) if min(square) >= 0 else f"{square!r}"
                 breaks.append(
-                    RuleBreak(f"{name} piece on {named} is off the {board} board", (square,))
+                    RuleBreak(
+                        f"{name} piece on {square_name(square)} is off the {board} board",
+                        (square,),
+                    )
                 )
             elif square in occupant:
                 other = problem.armies[occupant[square]].name

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from chessplace.board import Square, file_name, file_names, parse_square, square_name
+from chessplace.board import Square, file_names, parse_square, square_name
 from chessplace.clipping import clipped
 from chessplace.pieces import Piece, piece_from_text
 from chessplace.placement import Placement
@@ -26,7 +26,9 @@ def placement_pieces(placement: Placement) -> list[dict[str, Any]]:
         {
             "piece": army.piece.name,
             "army": army.name,
-            "square": f"{names[file] if file < len(names) else file_name(file)}{rank + 1}",
+            "square": f"{names[file]}{rank + 1}"
+            if 0 <= file < len(names) and rank >= 0
+            else square_name((file, rank)),
             "file": file + 1,
             "rank": rank + 1,
         }
