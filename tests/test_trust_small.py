@@ -16,11 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chessplace import Board, Placement, Status, count, optimize, puzzles, solutions
+from chessplace import Board, Placement, Status, api, count, optimize, puzzles, solutions
 from chessplace.board import file_name
 from chessplace.cli import main
 from chessplace.engines.bitboard.checkpoint import count_journal
-from chessplace.jsonio import placement_from_data, placement_pieces
+from chessplace.jsonio import (
+    placement_from_data,
+    placement_pieces,
+    result_head,
+    result_json,
+    write_json,
+)
 from chessplace.pieces import NAMED_PIECES
 from chessplace.reference import known
 from chessplace.svgboard import render_svg
@@ -368,3 +374,14 @@ def test_a_checkpoint_that_is_not_a_regular_file_is_refused(
     os.mkfifo(fifo)
     assert main(["count", "queens", "-n", "6", "--checkpoint", str(fifo)]) == 2
     assert "is not a file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n", [8, 1000, 1001, 30_011])
+def test_json_written_in_batches_is_the_json_of_the_whole_answer(n: int) -> None:
+    """Up to 1,000 pieces indented, past that one line streamed in batches (30,011
+    queens: four batches, the last one short): the same text json.dumps gives."""
+    result = api.solve(puzzles.queens(SQUARE(n)))
+    out = io.StringIO()
+    write_json(result_head(result.placement.problem, "solve", result), result.placement, out)
+    whole = result_json(result.placement.problem, "solve", result)
+    assert out.getvalue() == json.dumps(whole, indent=2 if n <= 1000 else None) + "\n"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
-from itertools import chain
-from typing import Any
+from itertools import chain, islice
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -21,8 +21,13 @@ from chessplace.result import Result
 def placement_pieces(placement: Placement) -> list[dict[str, Any]]:
     """``{piece, army, square, file, rank}`` for every piece, files and ranks 1-based
     (a piece off the board, as verify may be given, keeps its square's name)."""
+    return list(pieces_of(placement))
+
+
+def pieces_of(placement: Placement) -> Iterator[dict[str, Any]]:
+    """:func:`placement_pieces` one at a time."""
     names = file_names(placement.problem.board.cols)
-    return [
+    return (
         {
             "piece": army.piece.name,
             "army": army.name,
@@ -34,7 +39,32 @@ def placement_pieces(placement: Placement) -> list[dict[str, Any]]:
         }
         for army, squares in zip(placement.problem.armies, placement.armies, strict=True)
         for rank, file in _rank_order(squares, placement.problem.board.cols)
-    ]
+    )
+
+
+PIECES_INDENTED = 1000
+"""Answers with up to this many pieces are written indented; larger ones on one line,
+streamed (a million queens' JSON is 90 MB)."""
+
+PIECES_PER_WRITE = 10_000
+
+
+def write_json(head: dict[str, Any], placement: Placement | None, out: TextIO) -> None:
+    """``head`` with the placement's ``pieces`` added, as JSON on ``out``: indented up to
+    :data:`PIECES_INDENTED` pieces, else on one line, the pieces encoded and written a
+    batch at a time rather than held as one list and one string."""
+    if placement is None or len(placement) <= PIECES_INDENTED:
+        listed = placement_pieces(placement) if placement is not None else []
+        out.write(json.dumps(head | {"pieces": listed}, indent=2) + "\n")
+        return
+    opening = json.dumps(head | {"pieces": []})
+    out.write(opening[: -len("]}")])
+    pieces = pieces_of(placement)
+    separator = ""
+    while batch := list(islice(pieces, PIECES_PER_WRITE)):
+        out.write(separator + json.dumps(batch)[1:-1])
+        separator = ", "
+    out.write("]}\n")
 
 
 def _rank_order(squares: Collection[Square], cols: int) -> Iterable[tuple[int, int]]:
@@ -59,6 +89,12 @@ def _rank_order(squares: Collection[Square], cols: int) -> Iterable[tuple[int, i
 
 def result_json(problem: Problem, task: str, result: Result) -> dict[str, Any]:
     """The ``--json`` object of a command's answer."""
+    pieces = placement_pieces(result.placement) if result.placement else []
+    return result_head(problem, task, result) | {"pieces": pieces}
+
+
+def result_head(problem: Problem, task: str, result: Result) -> dict[str, Any]:
+    """:func:`result_json` but its pieces (for :func:`write_json`)."""
     data: dict[str, Any] = {
         "task": task,
         "puzzle": problem.puzzle,
@@ -86,7 +122,6 @@ def result_json(problem: Problem, task: str, result: Result) -> dict[str, Any]:
     if problem.regions is not None:
         data["grid"] = list(problem.regions.rows)
         data["stars"] = problem.regions.per_line
-    data["pieces"] = placement_pieces(result.placement) if result.placement else []
     return data
 
 

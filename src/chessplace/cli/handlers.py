@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from chessplace.cli.regions import explain_command, generate_command, hint_comma
 from chessplace.cli.report import draw, report
 from chessplace.cli.serve import serve
 from chessplace.cli.supervision import supervised
-from chessplace.jsonio import placement_pieces, read_placement
+from chessplace.jsonio import read_placement, write_json
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.textboard import render_text
@@ -134,7 +133,7 @@ def _verify(arguments: argparse.Namespace) -> int:
         }
         if problem.regions is not None:
             data |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
-        print(json.dumps(data | {"pieces": placement_pieces(placement)}, indent=2))
+        write_json(data, placement, sys.stdout)
     else:
         print(render_text(placement, arguments.ascii))
         for violation in violations:

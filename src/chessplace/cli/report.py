@@ -4,13 +4,13 @@ and the exit code."""
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 from chessplace.cli.check import certify
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED
 from chessplace.deduction import GRADES
-from chessplace.jsonio import result_json
+from chessplace.jsonio import result_head, write_json
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.result import Result, Status
@@ -43,8 +43,7 @@ def report(arguments: argparse.Namespace, problem: Problem, task: str, result: R
     if getattr(arguments, "render", None) and result.placement is not None:
         draw(arguments, result.placement)
     if arguments.json:
-        data = result_json(problem, task, result)
-        print(json.dumps(data, indent=2 if len(data["pieces"]) <= 1000 else None))
+        write_json(result_head(problem, task, result), result.placement, sys.stdout)
     else:
         if result.placement is not None and task != "count":
             print(render_text(result.placement, arguments.ascii))
