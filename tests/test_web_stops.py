@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
@@ -63,7 +64,11 @@ def test_sigterm_answers_every_open_request_and_leaves_no_worker() -> None:
     askers = [threading.Thread(target=ask, daemon=True) for _ in range(3)]  # 1 runs, 2 wait
     for asker in askers:
         asker.start()
-    time.sleep(3)
+    port = urlsplit(url).port
+    deadline = time.monotonic() + 60  # a fixed wait could lose the race on a loaded machine
+    while _accepted(port) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)  # for the server to read the requests it has accepted
     ours = _descendants(server.pid)  # before the server ends: its orphans are reparented
     try:
         server.terminate()
@@ -77,6 +82,13 @@ def test_sigterm_answers_every_open_request_and_leaves_no_worker() -> None:
     while any(alive(pid) for pid in ours) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert [pid for pid in ours if alive(pid)] == []
+
+
+def _accepted(port: int | None) -> int:
+    """Established connections to this machine's ``port`` (its server side)."""
+    rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    fields = (row.split() for row in rows)
+    return sum(f[1].endswith(f":{port:04X}") and f[3] == "01" for f in fields)
 
 
 def _descendants(pid: int) -> list[int]:
