@@ -208,23 +208,30 @@ def _answers(
 
     Ctrl-C and SIGTERM only mark the stop while it runs: ``KeyboardInterrupt`` comes
     out of the next look for an answer (within :data:`POLL` seconds), never from inside
-    the caller's handling of the last one, so an answer taken is an answer kept. Later
-    stops are ignored while the caller ends; the children are killed whatever ends it
-    (and die with this process, by ``prctl``, if it is killed)."""
+    the caller's handling of the last one, so an answer taken is an answer kept (a stop
+    during the very last one lets the run end as it would have). Later stops are
+    ignored while the caller ends; the children are killed whatever ends it (and die
+    with this process, by ``prctl``, if it is killed)."""
     asked = threading.Event()
     signals = (signal.SIGINT, signal.SIGTERM)
-    before = {sig: signal.signal(sig, lambda _signum, _frame: asked.set()) for sig in signals}
+    before = {sig: signal.getsignal(sig) for sig in signals}
     todo: queue.Queue[str] = queue.Queue()
     for word in words:
         todo.put(word)
     out: queue.Queue[object] = queue.Queue()
-    children = [
-        subprocess.Popen(
-            [str(program), *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        for _ in range(min(workers, len(words)))
-    ]
+    children: list[subprocess.Popen[str]] = []
     try:
+        for sig in signals:
+            signal.signal(sig, lambda _signum, _frame: asked.set())
+        for _ in range(min(workers, len(words))):
+            children.append(
+                subprocess.Popen(
+                    [str(program), *arguments],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
         for child in children:
             threading.Thread(target=_feed, args=(child, todo, out), daemon=True).start()
         for _ in words:

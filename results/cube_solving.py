@@ -67,12 +67,14 @@ def solved(
     :data:`POLL` seconds, or once the caller has dealt with the last one), or as it
     ends, so a stop while the pool closes is not lost; the workers end with the
     pool, and later stops are ignored while the caller ends. (Raised from the
-    handler itself, the exception could land inside the pool's lock and hang.)
+    handler itself, the exception could land inside the pool's lock and hang.) A
+    caller that leaves the loop early, its answer found, gets its own handlers back.
     """
     CLAUSES[:] = clauses
     _STOP["asked"] = False
     signals = (signal.SIGINT, signal.SIGTERM)
     before = {sig: signal.signal(sig, _interrupt) for sig in signals}
+    closed = False
     try:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, signals)  # the workers start deaf
         try:
@@ -93,9 +95,13 @@ def solved(
                 except StopIteration:
                     break
                 yield result
-    finally:  # after a stop, later ones are ignored; else they reach the caller's handler
+    except GeneratorExit:  # the caller left the loop: a stop now is the caller's to see
+        closed = True
+        raise
+    finally:  # a stop to be raised below: later ones ignored; else the caller's handlers
+        stopping = _STOP["asked"] and not closed
         for sig, handler in before.items():
-            signal.signal(sig, signal.SIG_IGN if _STOP["asked"] else handler)
+            signal.signal(sig, signal.SIG_IGN if stopping else handler)
     if _STOP["asked"]:
         raise KeyboardInterrupt
 

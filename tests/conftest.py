@@ -12,10 +12,10 @@ from hypothesis import settings
 from chessplace.placement import Placement
 from chessplace.result import Result
 
+# No property test fails for one slow example: CI's two cores are shared with the
+# engines' child processes, and a stall of a fraction of a second is no defect.
 settings.register_profile("unhurried", deadline=None)
 settings.load_profile("unhurried")
-"""No property test fails for one slow example: CI's two cores are shared with the
-engines' child processes, and a stall of a fraction of a second is no defect."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

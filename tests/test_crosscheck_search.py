@@ -260,11 +260,14 @@ def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixt
         os.kill(os.getpid(), signal.SIGTERM)
         taken.append(answer.word)
 
-    before = signal.signal(signal.SIGTERM, signal.default_int_handler)  # as run_script sets
+    stops = (signal.SIGINT, signal.SIGTERM)  # ignored after a stop: both put back below
+    before = {sig: signal.getsignal(sig) for sig in stops}
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as run_script sets it
     try:
         status = search_chunks(["6", "5", "5"], ["00", "01", "10", "11"], 1, take, lambda: "")
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
     assert status == STOPPED and len(taken) == 1, taken
     assert capsys.readouterr().out == "stopped: \n"
     assert searches and not any(map(alive, searches))

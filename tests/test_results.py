@@ -455,6 +455,30 @@ def test_a_stop_is_neither_lost_nor_hung(moment: str) -> None:
     assert run.returncode == 3
 
 
+def test_a_caller_that_leaves_the_cubes_early_gets_its_stop_handlers_back() -> None:
+    """A caller that has its answer and leaves the loop as a stop lands (the stop is
+    then moot) can still be stopped afterwards: its own handler is back, not SIG_IGN."""
+    program = (
+        "import os, signal, sys, time\n"
+        f"sys.path.insert(0, {str(RESULTS)!r})\n"
+        "import cube_solving\n"
+        "signal.signal(signal.SIGTERM, signal.default_int_handler)\n"
+        "try:\n"
+        "    results = cube_solving.solved([[1, 2]], [(1,), (2,)] * 50, 2)\n"
+        "    for _ in results:\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        break\n"
+        "    results.close()\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    time.sleep(30)\n"
+        "    sys.exit(4)\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(3)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", program], timeout=60, check=False)
+    assert run.returncode == 3
+
+
 def test_the_cube_workers_die_with_their_parent() -> None:
     """A SIGKILL of the process that solves the cubes (no handler of its own runs)
     leaves none of its CaDiCaL workers behind."""

@@ -211,3 +211,21 @@ def test_an_answer_being_checked_is_waited_for_past_the_grace(
     result = supervision.supervised(None, work)
     assert result.status is Status.FEASIBLE and not result.note
     assert result.placement is not None and len(result.placement) == 300_000
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_while_the_json_is_written_lets_it_finish(stop: signal.Signals) -> None:
+    """The first bytes of 300,000 queens' JSON (30 batches) mark the write begun; a stop
+    then is told it waits, and the answer comes out whole, not cut off."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chessplace", "solve", "queens", "-n", "300000", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    first = process.stdout.read1(1 << 16)
+    process.send_signal(stop)
+    out, err = process.communicate(timeout=60)
+    answer = json.loads(first + out)
+    assert process.returncode == 0 and len(answer["pieces"]) == 300_000
+    assert b"stopping" in err and b"Traceback" not in err

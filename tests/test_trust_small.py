@@ -380,8 +380,10 @@ def test_a_checkpoint_that_is_not_a_regular_file_is_refused(
 def test_json_written_in_batches_is_the_json_of_the_whole_answer(n: int) -> None:
     """Up to 1,000 pieces indented, past that one line streamed in batches (30,011
     queens: four batches, the last one short): the same text json.dumps gives."""
-    result = api.solve(puzzles.queens(SQUARE(n)))
+    problem = puzzles.queens(SQUARE(n))
+    result = api.solve(problem)
+    assert result.placement is not None
     out = io.StringIO()
-    write_json(result_head(result.placement.problem, "solve", result), result.placement, out)
-    whole = result_json(result.placement.problem, "solve", result)
+    write_json(result_head(problem, "solve", result), result.placement, out)
+    whole = result_json(problem, "solve", result)
     assert out.getvalue() == json.dumps(whole, indent=2 if n <= 1000 else None) + "\n"

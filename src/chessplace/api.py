@@ -222,9 +222,10 @@ def _count_to(
             first = placement
         counted += 1
     if counted == limit:
-        status, note = Status.FEASIBLE, f"stopped at the limit: at least {limit}"
+        status, note = Status.FEASIBLE, f"stopped at the limit: at least {limit:,}"
     elif control.stopped:
-        status, note = Status.PARTIAL, f"stopped before the end: at least {counted:,}"
+        found = f"at least {counted:,}" if counted else "none found yet"
+        status, note = Status.PARTIAL, f"stopped before the end: {found}"
     else:
         status, note = Status.COMPLETE, ""
     return Result(
@@ -372,10 +373,10 @@ def _run(
     options: dict[str, Any],
     unique: bool = False,
 ) -> Result:
+    control.answered = False
     choice = choose(problem, task, solver, **options)
     engine = choice.engine
     control.engine = engine.name
-    control.answered = False
     started = time.perf_counter()
     if task is Task.SOLVE:
         result = engine.solve(problem, control)

@@ -18,7 +18,7 @@ from chessplace.cli.outputs import output_fault
 from chessplace.cli.regions import explain_command, generate_command, hint_command, with_grid
 from chessplace.cli.report import draw, report
 from chessplace.cli.serve import serve
-from chessplace.cli.supervision import supervised
+from chessplace.cli.supervision import supervised, unbroken_output
 from chessplace.jsonio import read_placement, write_json
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
@@ -133,7 +133,8 @@ def _verify(arguments: argparse.Namespace) -> int:
         }
         if problem.regions is not None:
             data |= {"grid": list(problem.regions.rows), "stars": problem.regions.per_line}
-        write_json(data, placement, sys.stdout)
+        with unbroken_output():
+            write_json(data, placement, sys.stdout)
     else:
         print(render_text(placement, arguments.ascii))
         for violation in violations:

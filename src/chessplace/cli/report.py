@@ -9,6 +9,7 @@ from pathlib import Path
 
 from chessplace.cli.check import certify
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED
+from chessplace.cli.supervision import unbroken_output
 from chessplace.deduction import GRADES
 from chessplace.jsonio import result_head, write_json
 from chessplace.placement import Placement
@@ -43,7 +44,8 @@ def report(arguments: argparse.Namespace, problem: Problem, task: str, result: R
     if getattr(arguments, "render", None) and result.placement is not None:
         draw(arguments, result.placement)
     if arguments.json:
-        write_json(result_head(problem, task, result), result.placement, sys.stdout)
+        with unbroken_output():
+            write_json(result_head(problem, task, result), result.placement, sys.stdout)
     else:
         if result.placement is not None and task != "count":
             print(render_text(result.placement, arguments.ascii))

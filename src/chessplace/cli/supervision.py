@@ -139,6 +139,14 @@ def stop_on_interrupt(control: Control) -> Iterator[None]:
             signal.signal(number, handler)
 
 
+@contextmanager
+def unbroken_output() -> Iterator[None]:
+    """While an answer is written (a million queens' JSON takes seconds): a first Ctrl-C
+    or SIGTERM lets it finish, since cut off it is no answer at all; a second aborts."""
+    with stop_on_interrupt(Control()):
+        yield
+
+
 def _improvement_lines() -> Callable[[Progress], None]:
     """Without a terminal: one stderr line each time the best value, the bound or the
     solver's message changes (counts alone stay quiet)."""
