@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chessplace import Board, Placement, Status, api, count, optimize, puzzles, solutions
-from chessplace.board import file_name
+from chessplace.board import MAX_SIDE, file_name, square_name
 from chessplace.cli import main
+from chessplace.cli.handlers import MAX_INPUT_BYTES
 from chessplace.engines.bitboard.checkpoint import count_journal
 from chessplace.jsonio import (
     placement_from_data,
@@ -28,6 +29,7 @@ from chessplace.jsonio import (
     write_json,
 )
 from chessplace.pieces import NAMED_PIECES
+from chessplace.problem import MAX_PIECES
 from chessplace.reference import known
 from chessplace.svgboard import render_svg
 from chessplace.textboard import parse_text, render_text
@@ -320,7 +322,18 @@ def test_hostile_placement_files_are_one_line_errors(
 
 def test_verify_refuses_endless_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", "queens", "-n", "5", "/dev/zero"]) == 2
-    assert "more than 64 MiB" in capsys.readouterr().err
+    assert "more than 128 MiB" in capsys.readouterr().err
+
+
+def test_verify_can_read_the_json_of_the_largest_answer() -> None:
+    """A million queens on the widest board, each with the longest square name and
+    numbers: --json writes no more than verify reads back."""
+    last = MAX_SIDE - 1
+    piece = {"piece": "queen", "army": "white", "square": square_name((last, last))}
+    piece |= {"file": MAX_SIDE, "rank": MAX_SIDE}
+    head = {"task": "solve", "puzzle": "queens", "rows": MAX_SIDE, "cols": MAX_SIDE}
+    whole = len(json.dumps(head)) + 400 + MAX_PIECES * len(json.dumps(piece) + ", ")
+    assert whole <= MAX_INPUT_BYTES
 
 
 def test_verify_reads_a_commands_text_output(

@@ -144,8 +144,9 @@ def _verify(arguments: argparse.Namespace) -> int:
     return EXIT_NO if violations else EXIT_OK
 
 
-MAX_INPUT_BYTES = 64 << 20
-"""The largest placement file verify reads (a million pieces as JSON is about 60 MB)."""
+MAX_INPUT_BYTES = 128 << 20
+"""The largest placement file verify reads: room for the JSON of the largest answer,
+a million pieces (93 MB for a million queens; at most 108 MB on the widest board)."""
 
 
 def _solvers(arguments: argparse.Namespace) -> int:
