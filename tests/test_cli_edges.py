@@ -188,3 +188,28 @@ def test_the_demo_ends_quietly_when_its_reader_leaves() -> None:
     demo.stdout.close()
     assert demo.wait(timeout=300) == 0
     assert demo.stderr.read() == ""
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        (["count", "queens", "-n", "20", "--time-limit", "1"], 3),  # partial
+        (["count", "queens", "-n", "20", "--time-limit", "1", "--json"], 3),
+        (["verify", "queens", "-n", "4", "{attacking}"], 1),
+        (["verify", "queens", "-n", "4", "{attacking}", "--json"], 1),
+    ],
+    ids=["partial", "partial-json", "invalid", "invalid-json"],
+)
+def test_a_reader_that_leaves_early_does_not_change_the_exit_code(
+    tmp_path: Path, arguments: list[str], code: int
+) -> None:
+    """The answer is known before it is written: a broken pipe (the reader gone, as
+    with `| head` on a long answer) leaves the exit code saying what it was."""
+    attacking = tmp_path / "attacking.json"
+    attacking.write_text('{"pieces": [{"square": "a1"}, {"square": "b2"}]}')
+    command = [*COMMAND, *(a.format(attacking=attacking) for a in arguments)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stdout is not None and run.stderr is not None
+    run.stdout.close()  # before the command can have written anything
+    assert run.wait(timeout=120) == code
+    assert run.stderr.read() == ""

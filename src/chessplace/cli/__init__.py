@@ -7,11 +7,10 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 
-from chessplace.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from chessplace.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError, reader_left
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,8 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         arguments = parse(argv)
         code = run(arguments)
         return code if argv is not None else leave_if_abandoned(code)
-    except BrokenPipeError:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the reader left; stay quiet
+    except BrokenPipeError:  # the reader left before an answer was known
+        reader_left()
         return EXIT_OK
     except UsageError as error:
         print(f"chessplace: error: {error}", file=sys.stderr)

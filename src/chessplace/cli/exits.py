@@ -8,9 +8,18 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
 
 
 class UsageError(Exception):
     """Bad input: reported on one line with exit code 2."""
+
+
+def reader_left() -> None:
+    """Standard output's reader has gone (a broken pipe): later writes, the final flush
+    included, go nowhere rather than raise again."""
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - open for the rest of the run

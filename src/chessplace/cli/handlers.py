@@ -11,7 +11,7 @@ from typing import Any
 
 from chessplace import api
 from chessplace.cli.check import check, refuse_uncertifiable
-from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError, reader_left
 from chessplace.cli.inputs import read_input
 from chessplace.cli.listing import list_placements
 from chessplace.cli.outputs import output_fault
@@ -20,9 +20,11 @@ from chessplace.cli.report import draw, report
 from chessplace.cli.serve import serve
 from chessplace.cli.supervision import supervised, unbroken_output
 from chessplace.jsonio import read_placement, write_json
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.textboard import render_text
+from chessplace.violations import Violation
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -121,6 +123,19 @@ def _verify(arguments: argparse.Namespace) -> int:
     violations = placement.verify()
     if arguments.render:
         draw(arguments, placement, conflicts=True)
+    try:
+        _show_verdict(arguments, problem, placement, violations)
+    except BrokenPipeError:  # the reader left: the exit code still tells the verdict
+        reader_left()
+    return EXIT_NO if violations else EXIT_OK
+
+
+def _show_verdict(
+    arguments: argparse.Namespace,
+    problem: Problem,
+    placement: Placement,
+    violations: tuple[Violation, ...],
+) -> None:
     if arguments.json:
         data: dict[str, Any] = {
             "task": "verify",
@@ -141,7 +156,7 @@ def _verify(arguments: argparse.Namespace) -> int:
             print(f"✗ {violation}")
         verdict = f"{len(violations)} broken rule(s)" if violations else "valid"
         print(f"{problem.puzzle} on {problem.board}: {len(placement)} pieces — {verdict}")
-    return EXIT_NO if violations else EXIT_OK
+    sys.stdout.flush()
 
 
 MAX_INPUT_BYTES = 128 << 20
