@@ -191,25 +191,40 @@ def test_the_demo_ends_quietly_when_its_reader_leaves() -> None:
 
 
 @pytest.mark.parametrize(
-    ("arguments", "code"),
+    ("arguments", "code", "both"),
     [
-        (["count", "queens", "-n", "20", "--time-limit", "1"], 3),  # partial
-        (["count", "queens", "-n", "20", "--time-limit", "1", "--json"], 3),
-        (["verify", "queens", "-n", "4", "{attacking}"], 1),
-        (["verify", "queens", "-n", "4", "{attacking}", "--json"], 1),
+        (["count", "queens", "-n", "20", "--time-limit", "1"], 3, False),  # partial
+        (["count", "queens", "-n", "20", "--time-limit", "1", "--json"], 3, False),
+        (["verify", "queens", "-n", "4", "{attacking}"], 1, False),
+        (["verify", "queens", "-n", "4", "{attacking}", "--json"], 1, False),
+        (["check", "{tampered}"], 1, False),
+        (["solve", "amazons", "-n", "9", "--certificate", "{fresh}"], 1, True),
     ],
-    ids=["partial", "partial-json", "invalid", "invalid-json"],
+    ids=["partial", "partial-json", "invalid", "invalid-json", "rejected", "2>&1"],
 )
 def test_a_reader_that_leaves_early_does_not_change_the_exit_code(
-    tmp_path: Path, arguments: list[str], code: int
+    tmp_path: Path, arguments: list[str], code: int, both: bool
 ) -> None:
     """The answer is known before it is written: a broken pipe (the reader gone, as
-    with `| head` on a long answer) leaves the exit code saying what it was."""
+    with `| head` on a long answer, or `2>&1 | head` for both streams) leaves the
+    exit code saying what it was; a rejected certificate is never read as certified."""
     attacking = tmp_path / "attacking.json"
     attacking.write_text('{"pieces": [{"square": "a1"}, {"square": "b2"}]}')
-    command = [*COMMAND, *(a.format(attacking=attacking) for a in arguments)]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert run.stdout is not None and run.stderr is not None
+    tampered = tmp_path / "tampered"
+    made = subprocess.run(
+        [*COMMAND, "solve", "amazons", "-n", "9", "--certificate", str(tampered)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert made.returncode == 1, made.stderr
+    with (tampered / "refutation.cnf").open("a") as cnf:
+        cnf.write("c one line more\n")
+    paths = {"attacking": attacking, "tampered": tampered, "fresh": tmp_path / "fresh"}
+    command = [*COMMAND, *(a.format(**paths) for a in arguments)]
+    errors = subprocess.STDOUT if both else subprocess.PIPE
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
+    assert run.stdout is not None
     run.stdout.close()  # before the command can have written anything
     assert run.wait(timeout=120) == code
-    assert run.stderr.read() == ""
+    assert both or (run.stderr is not None and run.stderr.read() == "")

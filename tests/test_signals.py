@@ -228,4 +228,4 @@ def test_a_stop_while_the_json_is_written_lets_it_finish(stop: signal.Signals) -
     out, err = process.communicate(timeout=60)
     answer = json.loads(first + out)
     assert process.returncode == 0 and len(answer["pieces"]) == 300_000
-    assert b"stopping" in err and b"Traceback" not in err
+    assert b"finishing the answer" in err and b"Traceback" not in err

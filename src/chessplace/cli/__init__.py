@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         arguments = parse(argv)
         code = run(arguments)
         return code if argv is not None else leave_if_abandoned(code)
-    except BrokenPipeError:  # the reader left before an answer was known
+    except BrokenPipeError:  # the reader left before an answer was settled (a listing)
         reader_left()
         return EXIT_OK
     except UsageError as error:

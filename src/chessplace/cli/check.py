@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
 from chessplace.cli.supervision import stop_on_interrupt
 from chessplace.control import Control
 from chessplace.problem import Problem
@@ -68,7 +68,8 @@ def check(arguments: argparse.Namespace) -> int:
             verdict = check_certificate(Path(arguments.directory))
     except (NotACertificate, NoProofChecker) as error:
         raise UsageError(str(error)) from None
-    print(verdict.line)
+    with answer_written():
+        print(verdict.line)
     return EXIT_OK if verdict.certified else EXIT_NO
 
 

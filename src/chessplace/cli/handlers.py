@@ -11,7 +11,7 @@ from typing import Any
 
 from chessplace import api
 from chessplace.cli.check import check, refuse_uncertifiable
-from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError, reader_left
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
 from chessplace.cli.inputs import read_input
 from chessplace.cli.listing import list_placements
 from chessplace.cli.outputs import output_fault
@@ -123,10 +123,8 @@ def _verify(arguments: argparse.Namespace) -> int:
     violations = placement.verify()
     if arguments.render:
         draw(arguments, placement, conflicts=True)
-    try:
+    with answer_written():
         _show_verdict(arguments, problem, placement, violations)
-    except BrokenPipeError:  # the reader left: the exit code still tells the verdict
-        reader_left()
     return EXIT_NO if violations else EXIT_OK
 
 
@@ -136,6 +134,7 @@ def _show_verdict(
     placement: Placement,
     violations: tuple[Violation, ...],
 ) -> None:
+    """The placement and every broken rule, as a board and lines or as JSON."""
     if arguments.json:
         data: dict[str, Any] = {
             "task": "verify",
@@ -156,7 +155,6 @@ def _show_verdict(
             print(f"✗ {violation}")
         verdict = f"{len(violations)} broken rule(s)" if violations else "valid"
         print(f"{problem.puzzle} on {problem.board}: {len(placement)} pieces — {verdict}")
-    sys.stdout.flush()
 
 
 MAX_INPUT_BYTES = 128 << 20

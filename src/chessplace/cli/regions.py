@@ -11,16 +11,17 @@ from typing import Any
 from chessplace import api
 from chessplace.board import square_name
 from chessplace.cli.argtypes import ascii_int, not_a, positive_float, positive_int
-from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError, answer_written
 from chessplace.cli.inputs import STANDARD_INPUT, read_input
 from chessplace.cli.supervision import supervised
 from chessplace.control import Control
 from chessplace.deduction import GRADES, Explanation
 from chessplace.jsonio import read_placement, result_json
+from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.regions import MAX_GRID_CHARS
-from chessplace.result import Status
+from chessplace.result import Result, Status
 from chessplace.textboard import render_text
 
 
@@ -132,15 +133,24 @@ def generate_command(arguments: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_STOPPED
-    problem = result.placement.problem
+    with answer_written():
+        _show_generated(arguments, result.placement, result)
+    if arguments.json:
+        return EXIT_OK
+    return EXIT_OK if result.status is Status.FEASIBLE else EXIT_STOPPED
+
+
+def _show_generated(arguments: argparse.Namespace, placement: Placement, result: Result) -> None:
+    """The grid as JSON, or as rows on stdout with its summary (and solution) on stderr."""
+    problem = placement.problem
     assert problem.regions is not None
     if arguments.json:
         print(json.dumps(result_json(problem, "generate", result), indent=2))
-        return EXIT_OK
+        return
     print("\n".join(problem.regions.rows))
     if arguments.show_solution:
         print(file=sys.stderr)
-        print(render_text(result.placement, arguments.ascii), file=sys.stderr)
+        print(render_text(placement, arguments.ascii), file=sys.stderr)
     seed = "" if arguments.seed is None else f" (seed {arguments.seed})"
     print(
         f"{problem.describe()}: one solution, proven{seed}, {result.note.split('; ')[-1]} · "
@@ -148,7 +158,6 @@ def generate_command(arguments: argparse.Namespace) -> int:
         f"{result.seconds:.3f} s",
         file=sys.stderr,
     )
-    return EXIT_OK if result.status is Status.FEASIBLE else EXIT_STOPPED
 
 
 def add_explain_parsers(commands: Any) -> None:
@@ -181,13 +190,14 @@ def explain_command(arguments: argparse.Namespace) -> int:
     found = api.explain(problem, control=Control(arguments.time_limit))
     if found.stopped:
         return _stopped(arguments, found)
-    if arguments.json:
-        print(json.dumps(_explanation_json(problem, found), indent=2))
-    else:
-        for number, step in enumerate(found.steps, 1):
-            print(f"{number:3}. [{step.grade}] {step}")
-        verdict = "solved by the rules alone" if found.solved else "the rules stop here"
-        print(f"{verdict}: {found.grade} ({len(found.steps)} steps)")
+    with answer_written():
+        if arguments.json:
+            print(json.dumps(_explanation_json(problem, found), indent=2))
+        else:
+            for number, step in enumerate(found.steps, 1):
+                print(f"{number:3}. [{step.grade}] {step}")
+            verdict = "solved by the rules alone" if found.solved else "the rules stop here"
+            print(f"{verdict}: {found.grade} ({len(found.steps)} steps)")
     return EXIT_OK if found.solved else EXIT_NO
 
 
@@ -203,15 +213,16 @@ def hint_command(arguments: argparse.Namespace) -> int:
     step = found.steps[0] if found.steps else None
     if step is None and found.stopped:
         return _stopped(arguments, found)
-    if arguments.json:
-        data = {"task": "hint", "step": step.to_json() if step else None}
-        print(json.dumps(data if step else data | {"solved": found.solved}, indent=2))
-    elif step is not None:
-        print(f"[{step.grade}] {step}")
-    elif found.solved:
-        print("solved: every piece is placed and no rule is broken")
-    else:
-        print("no rule applies here: the next move needs a guess")
+    with answer_written():
+        if arguments.json:
+            data = {"task": "hint", "step": step.to_json() if step else None}
+            print(json.dumps(data if step else data | {"solved": found.solved}, indent=2))
+        elif step is not None:
+            print(f"[{step.grade}] {step}")
+        elif found.solved:
+            print("solved: every piece is placed and no rule is broken")
+        else:
+            print("no rule applies here: the next move needs a guess")
     return EXIT_OK if step is not None or found.solved else EXIT_NO
 
 

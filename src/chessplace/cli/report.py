@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from chessplace.cli.check import certify
-from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, reader_left
+from chessplace.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, answer_written
 from chessplace.cli.supervision import unbroken_output
 from chessplace.deduction import GRADES
 from chessplace.jsonio import result_head, write_json
@@ -43,7 +43,7 @@ def draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = 
 def report(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> int:
     if getattr(arguments, "render", None) and result.placement is not None:
         draw(arguments, result.placement)
-    try:
+    with answer_written():
         if arguments.json:
             with unbroken_output():
                 write_json(result_head(problem, task, result), result.placement, sys.stdout)
@@ -51,11 +51,9 @@ def report(arguments: argparse.Namespace, problem: Problem, task: str, result: R
             if result.placement is not None and task != "count":
                 print(render_text(result.placement, arguments.ascii))
             print(summary_line(problem, task, result))
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader left: the exit code still tells the answer
-        reader_left()
     if getattr(arguments, "certificate", None):
-        certify(arguments, problem, task, result, arguments.started)
+        with answer_written():  # its one line goes to standard error
+            certify(arguments, problem, task, result, arguments.started)
     return exit_code(task, result)
 
 

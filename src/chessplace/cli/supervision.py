@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from chessplace.cli.exits import reader_left
 from chessplace.control import Control, Progress
 from chessplace.result import Result, Status
 
@@ -112,9 +113,11 @@ def _exit_now(code: int) -> None:
 
 
 @contextmanager
-def stop_on_interrupt(control: Control) -> Iterator[None]:
-    """The first Ctrl-C or SIGTERM asks the solver to stop and report; a second one
-    aborts at once (exit 128 + the signal's number, child processes killed)."""
+def stop_on_interrupt(
+    control: Control, doing: str = "stopping: reporting the best answer so far"
+) -> Iterator[None]:
+    """The first Ctrl-C or SIGTERM asks the solver to stop and report (saying ``doing``);
+    a second one aborts at once (exit 128 + the signal's number, child processes killed)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -127,7 +130,7 @@ def stop_on_interrupt(control: Control) -> Iterator[None]:
     def stop(signum: int, frame: object) -> None:
         for number in _STOP_SIGNALS:
             signal.signal(number, abort)
-        print("stopping: reporting the best answer so far (Ctrl-C again to abort)", file=sys.stderr)
+        print(f"{doing} (Ctrl-C again to abort)", file=sys.stderr)
         control.stop()
 
     for number in _STOP_SIGNALS:
@@ -143,7 +146,7 @@ def stop_on_interrupt(control: Control) -> Iterator[None]:
 def unbroken_output() -> Iterator[None]:
     """While an answer is written (a million queens' JSON takes seconds): a first Ctrl-C
     or SIGTERM lets it finish, since cut off it is no answer at all; a second aborts."""
-    with stop_on_interrupt(Control()):
+    with stop_on_interrupt(Control(), "finishing the answer being written"):
         yield
 
 
@@ -162,7 +165,10 @@ def _improvement_lines() -> Callable[[Progress], None]:
             parts.append(f"bound {progress.bound}")
         if progress.message:
             parts.append(progress.message)
-        print(f"chessplace: {progress.seconds:.1f} s: {', '.join(parts)}", file=sys.stderr)
+        try:
+            print(f"chessplace: {progress.seconds:.1f} s: {', '.join(parts)}", file=sys.stderr)
+        except BrokenPipeError:  # its reader left (2>&1 | head): the work goes on
+            reader_left()
 
     return show
 
