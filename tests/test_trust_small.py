@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from chessplace import Board, Placement, Status, api, count, optimize, puzzles, solutions
 from chessplace.board import MAX_SIDE, file_name, square_name
 from chessplace.cli import main
-from chessplace.cli.handlers import MAX_INPUT_BYTES
+from chessplace.cli.handlers import input_limit
 from chessplace.engines.bitboard.checkpoint import count_journal
 from chessplace.jsonio import (
     placement_from_data,
@@ -302,13 +302,15 @@ def test_text_and_svg_agree_on_each_piece(name: str) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-        ('{"pieces": [{"square": "' + "a" * 900_000 + '1"}]}', "not a square name"),
+        ("[" * 40_000 + "]" * 40_000, "nested too deeply"),
+        ('{"pieces": [{"square": "' + "a" * 80_000 + '1"}]}', "not a square name"),
         ('{"rows": 9, "pieces": []}', "the JSON is for rows = 9, not 5"),
         ('{"pieces": [{"file": ' + "1" * 5000 + ', "rank": 1}]}', "not valid JSON: Exceeds"),
         ("1 Q . . . .\n2 . . . . .\n3 . . . . .\n4 . . . . .\n5 . . . . .\n", "labelled rank 1"),
+        ("x\n" * 40_000, "text board has more than 18 lines for 5 ranks"),
+        ("1 " * 40_000, "a line of the text board is longer than 316 characters"),
     ],
-    ids=["deep", "long-square", "other-board", "long-number", "wrong-rank-label"],
+    ids=["deep", "long-square", "other-board", "long-number", "wrong-rank-label", "tall", "wide"],
 )
 def test_hostile_placement_files_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
@@ -321,19 +323,23 @@ def test_hostile_placement_files_are_one_line_errors(
 
 
 def test_verify_refuses_endless_input(capsys: pytest.CaptureFixture[str]) -> None:
+    """Read up to 64 KiB and 1 KiB a square: hostile input for a small board is refused
+    at its first kilobytes."""
     assert main(["verify", "queens", "-n", "5", "/dev/zero"]) == 2
-    assert "more than 128 MiB" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "more than 89 KiB, too long for a placement on 5×5" in error
 
 
 def test_verify_can_read_the_json_of_the_largest_answer() -> None:
-    """A million queens on the widest board, each with the longest square name and
-    numbers: --json writes no more than verify reads back."""
+    """A million of the piece with the longest name on the widest board, each with
+    the longest square name and numbers: --json writes no more than verify reads."""
     last = MAX_SIDE - 1
-    piece = {"piece": "queen", "army": "white", "square": square_name((last, last))}
+    name = max(NAMED_PIECES, key=len)
+    piece = {"piece": name, "army": "white", "square": square_name((last, last))}
     piece |= {"file": MAX_SIDE, "rank": MAX_SIDE}
     head = {"task": "solve", "puzzle": "queens", "rows": MAX_SIDE, "cols": MAX_SIDE}
     whole = len(json.dumps(head)) + 400 + MAX_PIECES * len(json.dumps(piece) + ", ")
-    assert whole <= MAX_INPUT_BYTES
+    assert whole <= input_limit(puzzles.queens(Board.square(MAX_SIDE)))
 
 
 def test_verify_reads_a_commands_text_output(

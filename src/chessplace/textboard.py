@@ -76,9 +76,10 @@ def parse_text(problem: Problem, text: str) -> Placement:
     armies need.
     Raises ``ValueError`` with the reason when unreadable.
     """
+    board = problem.board
+    _check_extent(text, board.rows, board.cols)
     summary = f"{problem.puzzle} on "  # the line a command prints under its board
     lines = [line for line in text.splitlines() if not line.startswith(summary)]
-    board = problem.board
     regions = problem.regions is not None
     rows = [row for row in (_cells(line, board.cols, regions) for line in lines) if row]
     if len(rows) != board.rows:
@@ -103,6 +104,18 @@ def parse_text(problem: Problem, text: str) -> Placement:
     return Placement.from_squares(problem, armies)
 
 
+def _check_extent(text: str, rows: int, cols: int) -> None:
+    """Refuse, before splitting it, a text far longer or wider than a board of ``rows``
+    ranks and ``cols`` files can be drawn (blank lines, labels, a summary and army
+    numbers allowed for): millions of lines would take gigabytes to hold."""
+    most_lines = 2 * rows + 8
+    if text.count("\n") > most_lines:
+        raise ValueError(f"text board has more than {most_lines} lines for {rows} ranks")
+    widest = 12 * cols + 256
+    if any(len(line) > widest for line in text.split("\n")):
+        raise ValueError(f"a line of the text board is longer than {widest} characters")
+
+
 def _check_label(regions: Regions, mark: str, square: Square) -> None:
     """A letter or digit on a grid's board is an empty square drawn with its region's
     label; any other one (a Q written for a crown, say) is refused, not read as empty."""
@@ -125,12 +138,13 @@ def _cells(line: str, cols: int, regions: bool) -> tuple[str, list[str]] | None:
         tokens[0] == "a"
     ):
         return None
-    labels = []
-    while tokens and tokens[0].isdigit() and (not regions or len(tokens) > cols):
-        labels.append(tokens.pop(0))
-    while tokens and tokens[-1].isdigit() and (not regions or len(tokens) > cols):
-        labels.append(tokens.pop())
-    return "".join(tokens).strip("|"), labels
+    start, end = 0, len(tokens)  # the squares are tokens[start:end], labels around them
+    while start < end and tokens[start].isdigit() and (not regions or end - start > cols):
+        start += 1
+    while start < end and tokens[end - 1].isdigit() and (not regions or end - start > cols):
+        end -= 1
+    labels = tokens[:start] + tokens[end:][::-1]
+    return "".join(tokens[start:end]).strip("|"), labels
 
 
 def _marks(row: str, rank: int) -> list[tuple[str, int | None]]:

@@ -21,7 +21,7 @@ from chessplace.cli.serve import serve
 from chessplace.cli.supervision import supervised, unbroken_output
 from chessplace.jsonio import read_placement, write_json
 from chessplace.placement import Placement
-from chessplace.problem import Problem
+from chessplace.problem import MAX_PIECES, Problem
 from chessplace.puzzles import problem_from_attributes
 from chessplace.textboard import render_text
 from chessplace.violations import Violation
@@ -118,7 +118,7 @@ def _count(arguments: argparse.Namespace) -> int:
 
 def _verify(arguments: argparse.Namespace) -> int:
     problem = problem_from(arguments)
-    text = read_input(arguments.file, "the placement", MAX_INPUT_BYTES)
+    text = read_input(arguments.file, f"a placement on {problem.board}", input_limit(problem))
     placement = read_placement(problem, text)
     violations = placement.verify()
     if arguments.render:
@@ -159,7 +159,18 @@ def _show_verdict(
 
 MAX_INPUT_BYTES = 128 << 20
 """The largest placement file verify reads: room for the JSON of the largest answer,
-a million pieces (93 MB for a million queens; at most 108 MB on the widest board)."""
+a million pieces (93 MB for a million queens; at most 113 MB on the widest board)."""
+
+INPUT_BYTES_PER_SQUARE = 1 << 10
+"""What verify reads per square of the board, beyond a fixed 64 KiB (a piece's JSON
+takes about 130 bytes indented; the rest leaves room for a long list of broken rules)."""
+
+
+def input_limit(problem: Problem) -> int:
+    """The largest placement file verify reads for ``problem``'s board: hostile input
+    for a small board is refused at its first kilobytes, not parsed into gigabytes."""
+    squares = min(problem.board.size, MAX_PIECES)
+    return min(MAX_INPUT_BYTES, (64 << 10) + squares * INPUT_BYTES_PER_SQUARE)
 
 
 def _solvers(arguments: argparse.Namespace) -> int:
