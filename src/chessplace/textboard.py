@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chessplace.board import Square, file_name, square_name
+from chessplace.board import Board, Square, file_name, square_name
 from chessplace.marks import piece_letter
 from chessplace.pieces import Piece
 from chessplace.placement import Placement
@@ -77,9 +77,8 @@ def parse_text(problem: Problem, text: str) -> Placement:
     Raises ``ValueError`` with the reason when unreadable.
     """
     board = problem.board
-    _check_extent(text, board.rows, board.cols)
     summary = f"{problem.puzzle} on "  # the line a command prints under its board
-    lines = [line for line in text.splitlines() if not line.startswith(summary)]
+    lines = [line for line in _lines(text, board) if not line.startswith(summary)]
     regions = problem.regions is not None
     rows = [row for row in (_cells(line, board.cols, regions) for line in lines) if row]
     if len(rows) != board.rows:
@@ -104,16 +103,18 @@ def parse_text(problem: Problem, text: str) -> Placement:
     return Placement.from_squares(problem, armies)
 
 
-def _check_extent(text: str, rows: int, cols: int) -> None:
-    """Refuse, before splitting it, a text far longer or wider than a board of ``rows``
-    ranks and ``cols`` files can be drawn (blank lines, labels, a summary and army
-    numbers allowed for): millions of lines would take gigabytes to hold."""
-    most_lines = 2 * rows + 8
+def _lines(text: str, board: Board) -> list[str]:
+    """The lines of a text board, split once; a text far longer or wider than ``board``
+    can be drawn (blank lines, labels, a summary and army numbers allowed for) is
+    refused first: millions of lines would take gigabytes to hold."""
+    most_lines = 2 * board.rows + 8
     if text.count("\n") > most_lines:
-        raise ValueError(f"text board has more than {most_lines} lines for {rows} ranks")
-    widest = 12 * cols + 256
-    if any(len(line) > widest for line in text.split("\n")):
+        raise ValueError(f"text board has more than {most_lines} lines for {board.rows} ranks")
+    widest = 12 * board.cols + 256
+    parts = text.split("\n")
+    if any(len(part) > widest for part in parts):
         raise ValueError(f"a line of the text board is longer than {widest} characters")
+    return [line for part in parts for line in part.splitlines()]  # "\r" and the like too
 
 
 def _check_label(regions: Regions, mark: str, square: Square) -> None:

@@ -41,8 +41,10 @@ def reader_left() -> None:
     /dev/null (the file descriptors themselves, so that text still buffered goes
     there too): later writes and the final flush go nowhere rather than raise again.
     Standard output is the one taken to be gone when neither can be told apart."""
-    streams = [fd for fd in map(_descriptor, (sys.stdout, sys.stderr)) if fd is not None]
-    gone = [fd for fd in streams if _reader_gone(fd)] or streams[:1]
+    out, err = _descriptor(sys.stdout), _descriptor(sys.stderr)
+    gone = [fd for fd in (out, err) if fd is not None and _reader_gone(fd)]
+    if not gone and out is not None:
+        gone = [out]
     nowhere = os.open(os.devnull, os.O_WRONLY)
     try:
         for fd in gone:

@@ -135,9 +135,7 @@ def generate_command(arguments: argparse.Namespace) -> int:
         return EXIT_STOPPED
     with answer_written():
         _show_generated(arguments, result.placement, result)
-    if arguments.json:
-        return EXIT_OK
-    return EXIT_OK if result.status is Status.FEASIBLE else EXIT_STOPPED
+    return EXIT_OK if arguments.json or result.status is Status.FEASIBLE else EXIT_STOPPED
 
 
 def _show_generated(arguments: argparse.Namespace, placement: Placement, result: Result) -> None:
