@@ -179,8 +179,8 @@ def test_the_verdict_states_the_problem_as_checked_not_its_label(
     code, out = check(capsys, copy)
     assert code == 0 and "rooks" not in out
     assert out.startswith(
-        "certified: 5×5 flat board; white WWFF (any number), black WWFF (any number); "
-        "no army attacks another; armies of equal size; maximising the smallest of white, "
+        "certified: 5×5 flat board; white moving WWFF (any number), "
+        "black moving WWFF (any number); no army attacks another; armies of equal size; maximising the smallest of white, "
         "black: the maximum is 4"
     ), out
 
@@ -199,7 +199,7 @@ def test_a_rule_the_checker_does_not_know_is_rejected(
     ("change", "stated"),
     [
         ({"independent": True}, "no piece attacks any other"),
-        ({"armies": "capped"}, "white WWFF (0 to 8), black WWFF (0 to 8)"),
+        ({"armies": "capped"}, "white moving WWFF (0 to 8), black moving WWFF (0 to 8)"),
     ],
 )
 def test_a_certificate_of_another_problem_says_which(

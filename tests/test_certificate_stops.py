@@ -46,14 +46,20 @@ def finish(process: subprocess.Popen[str], seconds: float) -> tuple[int, str, st
 
 
 def assert_nothing_left(directory: Path) -> None:
-    assert not (directory / "manifest.json").exists()
-    assert sorted(p.name for p in directory.iterdir()) == []
+    """No certificate in ``directory`` (absent or empty) and no staging beside it."""
+    assert not directory.exists() or sorted(p.name for p in directory.iterdir()) == []
+    assert [p.name for p in directory.parent.iterdir() if p.name.startswith(".")] == []
+
+
+def staged(directory: Path, name: str) -> bool:
+    """Whether the run writing ``directory`` has written ``name`` into its staging."""
+    return any(directory.parent.glob(f".{directory.name}.*.partial/{name}"))
 
 
 def test_the_time_limit_stops_the_proof(tmp_path: Path) -> None:
     limit = 8
     started = time.monotonic()
-    code, out, err = finish(start(tmp_path, "--time-limit", str(limit)), limit + 60)
+    code, out, err = finish(start(tmp_path / "c", "--time-limit", str(limit)), limit + 60)
     assert time.monotonic() - started < limit + 15, err
     lines = [line for line in err.splitlines() if "certificate" in line]
     if json.loads(out)["status"] == "optimal":
@@ -65,13 +71,13 @@ def test_the_time_limit_stops_the_proof(tmp_path: Path) -> None:
     else:  # a loaded machine: the engine itself ran out of time (the note may say either)
         assert code == 3 and len(lines) == 1, err
         assert lines[0].startswith("chessplace: no certificate: "), err
-    assert_nothing_left(tmp_path)
+    assert_nothing_left(tmp_path / "c")
 
 
 def test_sigterm_stops_the_proof_and_its_processes(tmp_path: Path) -> None:
-    process = start(tmp_path)
+    process = start(tmp_path / "c")
     deadline = time.monotonic() + 120
-    while not (tmp_path / "witness.json").exists() or not children(process.pid):
+    while not staged(tmp_path / "c", "witness.json") or not children(process.pid):
         assert process.poll() is None and time.monotonic() < deadline
         time.sleep(0.1)
     time.sleep(1)
@@ -88,7 +94,7 @@ def test_sigterm_stops_the_proof_and_its_processes(tmp_path: Path) -> None:
     assert "no certificate: stopped (Ctrl-C or SIGTERM)" in err and "Traceback" not in err
     time.sleep(1)
     assert group(process.pid) == []
-    assert_nothing_left(tmp_path)
+    assert_nothing_left(tmp_path / "c")
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +126,51 @@ def test_a_signal_stops_the_check_and_its_workers(a9: Path, number: signal.Signa
     assert code == 130 and out == "" and err == "chessplace: interrupted\n", (code, out, err)
     time.sleep(0.5)
     assert group(process.pid) == []
+
+
+def certify_a5(directory: Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "chessplace", "optimize", "peaceable-queens", "-n", "5"]
+    return subprocess.run(
+        [*command, "--certificate", str(directory)], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_a_stopped_run_keeps_the_certificate_already_there(tmp_path: Path) -> None:
+    """The hostile trial's case: a checked certificate, then a second run into the same
+    directory stopped by its time limit; the first certificate is still there, whole."""
+    directory = tmp_path / "c"
+    assert certify_a5(directory).returncode == 0
+    before = {p.name: p.read_bytes() for p in directory.iterdir()}
+    _, _, err = finish(start(directory, "--time-limit", "3"), 90)
+    assert "no certificate" in err, err
+    assert {p.name: p.read_bytes() for p in directory.iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["c"]
+    checked = subprocess.run(
+        [sys.executable, "-m", "chessplace", "check", str(directory)],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0 and checked.stdout.startswith("certified"), checked
+
+
+def test_a_new_certificate_replaces_an_earlier_one(tmp_path: Path) -> None:
+    directory = tmp_path / "c"
+    assert certify_a5(directory).returncode == 0
+    (directory / "refutation.cnf").write_text("stale")
+    result = certify_a5(directory)
+    assert result.returncode == 0 and "certificate written to" in result.stderr, result.stderr
+    assert (directory / "refutation.cnf").read_text() != "stale"
+    assert [p.name for p in tmp_path.iterdir()] == ["c"]
+
+
+def test_a_directory_with_the_users_own_files_is_refused_before_solving(tmp_path: Path) -> None:
+    """A user's ``witness.json`` is never overwritten: bad input, exit 2, at once."""
+    directory = tmp_path / "mine"
+    directory.mkdir()
+    (directory / "witness.json").write_text("my notes")
+    command = [sys.executable, "-m", "chessplace", *A10, "--certificate", str(directory)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == "", result
+    assert "holds files that are not a certificate" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert (directory / "witness.json").read_text() == "my notes"

@@ -40,7 +40,7 @@ from chessplace.certificates.proofcheck import (
     proof_fault,
     unpacked,
 )
-from chessplace.certificates.spec import Spec, SpecError
+from chessplace.certificates.spec import Spec, SpecError, describe_moves, parse_moves
 from chessplace.certificates.witness import objective, read_witness, witness_fault
 from chessplace.lifeline import fan_out
 
@@ -134,7 +134,7 @@ def _problem(spec: Spec, objective: bool) -> str:
     manifest's puzzle name is not checked, so it is not repeated): the board, each
     army with its piece and bounds, which attacks are forbidden, coverage, equal
     armies, and what the claim's value measures."""
-    armies = ", ".join(_army(army) for army in spec.armies)
+    armies = ", ".join(_army(army, max(spec.rows, spec.cols)) for army in spec.armies)
     if spec.independent:
         rules = ["no piece attacks any other"]
     elif len(spec.armies) > 1:
@@ -156,7 +156,9 @@ def _problem(spec: Spec, objective: bool) -> str:
     return f"{spec.rows}×{spec.cols} flat board; {armies}; {'; '.join(rules)}"
 
 
-def _army(army: Any) -> str:
+def _army(army: Any, longest: int) -> str:
+    """An army as checked: its name, the moves the checker read (not the manifest's
+    text), its bounds."""
     if army.maximum is None:
         count = f"at least {army.minimum}" if army.minimum else "any number"
     elif army.maximum == army.minimum:
@@ -164,7 +166,8 @@ def _army(army: Any) -> str:
     else:
         count = f"{army.minimum} to {army.maximum}"
     fixed = ", fixed: not counted by the objective" if army.fixed else ""
-    return f"{army.name} {army.betza} ({count}{fixed})"
+    moves = describe_moves(parse_moves(army.betza), longest)
+    return f"{army.name} moving {moves} ({count}{fixed})"
 
 
 def _is_count(value: Any) -> bool:

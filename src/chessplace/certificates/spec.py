@@ -26,7 +26,11 @@ _ATOMS = {
     "Z": (3, 2),
     "G": (3, 3),
 }
-_SHORTHANDS = {"K": "WF", "R": "WW", "B": "FF", "Q": "WWFF"}
+_SHORTHANDS = {"K": "WF", "R": "W", "B": "F", "Q": "WF"}
+"""Shorthand → its atoms. ``K`` leaps (or rides as far as its number says) like
+``W`` and ``F``; ``R``, ``B`` and ``Q`` ride without limit (or as far as their number
+says): ``K2`` is ``W2F2``, ``K0`` and ``Q`` ride as a queen, ``R3`` is ``W3``."""
+_RIDERS = frozenset("RBQ")
 _TOKEN = re.compile(r"([A-Z])(\1?)([0-9]*)")
 
 MAX_CERTIFIED_SIDE = 64
@@ -45,33 +49,65 @@ class SpecError(ValueError):
 
 def parse_moves(betza: str) -> dict[tuple[int, int], int | None]:
     """Each step ``(dx, dy)`` of a piece, every sign and swap, with its reach
-    (``None``: without limit). Only atoms, doubling and numbers are read."""
+    (``None``: without limit). Atoms, doubled atoms, the shorthands ``K R B Q``
+    and numbers are read, each token on its own, as the model reads them; a
+    doubled shorthand (``KK``) or a doubled atom with a number (``WW2``) is refused."""
     steps: dict[tuple[int, int], int | None] = {}
-    text = "".join(_SHORTHANDS.get(ch, ch) for ch in betza)
     position = 0
-    while position < len(text):
-        match = _TOKEN.match(text, position)
-        if match is None or match.group(1) not in _ATOMS:
-            raise SpecError(f"cannot read Betza notation {betza!r}")
-        atom, doubled, digits = match.groups()
-        if (doubled and digits) or len(digits) > 9:
-            raise SpecError(f"cannot read Betza notation {betza!r}")
-        reach: int | None = 1
-        if doubled or (digits and int(digits) == 0):
-            reach = None
-        elif digits:
-            reach = int(digits)
-        a, b = _ATOMS[atom]
-        for x, y in ((a, b), (b, a)):
-            for sx in (1, -1):
-                for sy in (1, -1):
-                    old = steps.get((sx * x, sy * y), 0)
-                    longer = None if old is None or reach is None else max(old, reach)
-                    steps[(sx * x, sy * y)] = longer
+    while position < len(betza):
+        match = _TOKEN.match(betza, position)
+        if match is None:
+            raise SpecError(f"cannot read Betza notation {betza[:40]!r}")
+        letter, doubled, digits = match.groups()
+        if (doubled and (digits or letter in _SHORTHANDS)) or len(digits) > 9:
+            raise SpecError(f"cannot read Betza notation {betza[:40]!r}")
+        if letter in _SHORTHANDS:
+            atoms = _SHORTHANDS[letter]
+            reach = _token_reach(digits, rides=letter in _RIDERS)
+        elif letter in _ATOMS:
+            atoms = letter
+            reach = None if doubled else _token_reach(digits, rides=False)
+        else:
+            raise SpecError(f"cannot read Betza notation {betza[:40]!r}")
+        for atom in atoms:
+            _add_step(steps, _ATOMS[atom], reach)
         position = match.end()
     if not steps:
         raise SpecError("a piece needs at least one move")
     return steps
+
+
+def _token_reach(digits: str, rides: bool) -> int | None:
+    """A token's reach: its number (0 rides without limit), else a ride or one leap."""
+    if digits:
+        return int(digits) or None
+    return None if rides else 1
+
+
+def _add_step(steps: dict[tuple[int, int], int | None], atom: Square, reach: int | None) -> None:
+    """Adds the atom's eight (or four) directions with ``reach``; the longer reach wins."""
+    a, b = atom
+    for x, y in ((a, b), (b, a)):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                old = steps.get((sx * x, sy * y), 0)
+                longer = None if old is None or reach is None else max(old, reach)
+                steps[(sx * x, sy * y)] = longer
+
+
+def describe_moves(steps: dict[tuple[int, int], int | None], longest: int) -> str:
+    """The moves the checker uses, written back as plain atoms on a board whose
+    longest side is ``longest`` (a ride that crosses the board is written doubled):
+    what the verdict names, never the manifest's own text."""
+    parts = []
+    for name, (a, b) in _ATOMS.items():
+        if (a, b) not in steps:
+            continue
+        reach = steps[(a, b)]
+        if reach is not None and reach > 1 and reach * a >= longest - 1:
+            reach = None
+        parts.append(name + (name if reach is None else "" if reach == 1 else str(reach)))
+    return "".join(parts)
 
 
 @dataclass(frozen=True)

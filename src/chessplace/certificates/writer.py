@@ -10,8 +10,10 @@ a variable permutation that the checker confirms before it uses it. Large
 peaceable formulas are split into cubes along the top of the line engine's
 search tree (:mod:`.cubes`), refuted one per core (:mod:`.proving`).
 
-The manifest is written last, and a run that stops or fails removes what it
-wrote, so a directory never holds a certificate that looks complete but is not.
+The certificate is written into a staging directory beside the one named and
+renamed into place once its manifest is written, so a run that stops or fails
+leaves the named directory as it was, and it never holds a certificate that
+looks complete but is not.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import gzip
 import hashlib
 import json
 import platform
+import shutil
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +31,7 @@ from typing import Any
 
 from chessplace import __version__
 from chessplace.certificates.cubes import cover_proof, tree_cubes
+from chessplace.certificates.directory import current_umask, put_in_place, unusable_directory
 from chessplace.certificates.formula import (
     claim_bounds,
     refutation_comments,
@@ -102,29 +107,29 @@ def write_certificate(
     control: Control | None = None,
 ) -> str:
     """Write the certificate of ``result`` into ``directory``; returns a one-line summary.
-    A stop of ``control`` (:class:`~.proving.StoppedProving`) or any failure leaves
-    none of the certificate's files behind."""
+
+    The files are written into a staging directory beside ``directory`` and put in
+    its place only once the manifest is written, so a stop of ``control``
+    (:class:`~.proving.StoppedProving`) or any failure leaves ``directory`` as it
+    was, an earlier certificate there included. ``directory`` must be new, empty, or
+    hold a certificate and nothing else (:func:`unusable_directory`)."""
     claim_of(task, result)  # CannotCertify before anything is written
     spec_of(problem)
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / MANIFEST).unlink(missing_ok=True)
-    _remove_stale(directory)
-    files: dict[str, str] = {}
+    fault = unusable_directory(directory)
+    if fault:
+        raise CannotCertify(fault)
+    target = directory.resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(
+        tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    )
     try:
-        return _write(directory, problem, task, result, command, control or Control(), files)
-    except BaseException:
-        for name in files:
-            (directory / name).unlink(missing_ok=True)
-        raise
-
-
-def _remove_stale(directory: Path) -> None:
-    """Remove what an earlier certificate left in ``directory`` (its proofs, cover,
-    formula, symmetries and witness), so that a reused directory holds one certificate."""
-    for name in (WITNESS, FORMULA, SYMMETRIES, COVER, "refutation.drup.gz"):
-        (directory / name).unlink(missing_ok=True)
-    for proof in directory.glob("refutation-[0-9]*.drup.gz"):
-        proof.unlink()
+        staging.chmod(0o777 & ~current_umask())
+        details = _write(staging, problem, task, result, command, control or Control(), {})
+        put_in_place(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return f"certificate written to {directory}{details}"
 
 
 def _write(
@@ -175,7 +180,7 @@ def _write(
         proofs = len(refutation["proofs"])
         extra = f", {proofs} proofs" if proofs > 1 else ", proof"
         extra += f" of {refutation['proof_steps']:,} steps"
-    return f"certificate written to {directory}{extra}"
+    return extra
 
 
 def _witness_at(problem: Problem, value: int, control: Control) -> Placement:

@@ -7,6 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
+from chessplace.certificates.directory import unusable_directory
 from chessplace.cli.argtypes import shown
 
 SPECIAL = {"-", "/dev/null", "/dev/stdout", "/dev/stderr"}
@@ -76,7 +77,7 @@ def output_fault(arguments: argparse.Namespace) -> str | None:
                 return f"{_flag(arguments, name)}: {fault}"
     certificate = getattr(arguments, "certificate", None)
     if certificate:
-        fault = writable_directory(Path(certificate))
+        fault = writable_directory(Path(certificate)) or unusable_directory(Path(certificate))
         if fault:
             return f"--certificate: {fault}"
     return None
