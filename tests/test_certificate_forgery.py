@@ -180,8 +180,8 @@ def test_the_verdict_states_the_problem_as_checked_not_its_label(
     assert code == 0 and "rooks" not in out
     assert out.startswith(
         "certified: 5×5 flat board; white moving WWFF (any number), "
-        "black moving WWFF (any number); no army attacks another; armies of equal size; maximising the smallest of white, "
-        "black: the maximum is 4"
+        "black moving WWFF (any number); no army attacks another; armies of equal size; "
+        "maximising the smallest of white, black: the maximum is 4"
     ), out
 
 
