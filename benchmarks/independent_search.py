@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from chessplace.reference import known
+from chessplace.data.reference import known
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "results"))
 

@@ -49,9 +49,9 @@ from splitting import OVER, Refuting, add_split_options, cube_options_fault, wor
 from tree_cut import TreeCut
 
 from chessplace import Board, puzzles, square_name
-from chessplace.journal import Journal, recorded_header
-from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
-from chessplace.problem import Problem
+from chessplace.core.problem import Problem
+from chessplace.encodings.formulas import DEFAULT_ENCODING, LineFormula
+from chessplace.runtime.journal import Journal, recorded_header
 
 
 def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:

@@ -44,9 +44,9 @@ from c_search import (
 from cube_solving import run_script
 
 from chessplace import Board, puzzles
-from chessplace.board import parse_square
-from chessplace.journal import Journal
-from chessplace.placement import Placement
+from chessplace.core.board import parse_square
+from chessplace.core.placement import Placement
+from chessplace.runtime.journal import Journal
 
 Square = tuple[int, int]
 Armies = tuple[frozenset[Square], frozenset[Square]]

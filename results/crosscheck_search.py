@@ -44,9 +44,9 @@ from crosscheck_bound import beyond
 from cube_solving import run_script
 
 from chessplace import square_name
-from chessplace.journal import Journal
-from chessplace.placement import Placement
-from chessplace.problem import Problem
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.runtime.journal import Journal
 
 
 class Searched(NamedTuple):

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from cube_solving import Refuted, solved
 
-from chessplace.journal import Journal
+from chessplace.runtime.journal import Journal
 
 OVER = "+"
 """Marks a journal key as a cube split deeper: over its conflict budget (the seconds

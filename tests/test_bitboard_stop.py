@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, Placement, puzzles
+from chessplace.core.pieces import QUEEN
 from chessplace.engines.bitboard.kernel import compiled, shape_of, stop_flag
 from chessplace.engines.bitboard.split import CountSpec
 from chessplace.engines.bitboard.tasks import count_prefix, solutions_of
-from chessplace.pieces import QUEEN
 
 SLACK = 10.0
 """Seconds a stopped command may take past its limit or signal (start-up on a loaded machine)."""

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chessplace.betza import parse_betza
-from chessplace.certificates.spec import SpecError, describe_moves, parse_moves
-from chessplace.cli import main
+from chessplace.certificates.checker.spec import SpecError, describe_moves, parse_moves
+from chessplace.core.betza import parse_betza
+from chessplace.faces.cli import main
 from tests.certified import manifest_of, seal
 
 LONGEST = 64

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from chessplace.certificates.formula import claim_bounds, refutation_formula
-from chessplace.certificates.proofcheck import proof_fault, unpacked
-from chessplace.certificates.spec import Spec
-from chessplace.cli import main
+from chessplace.certificates.checker.formula import claim_bounds, refutation_formula
+from chessplace.certificates.checker.proofs import proof_fault, unpacked
+from chessplace.certificates.checker.spec import Spec
+from chessplace.faces.cli import main
 from tests.certified import PROOF, manifest_of, seal
 from tests.processes import children, group
 
@@ -210,7 +210,7 @@ def test_a_certificate_of_another_problem_says_which(
     from dataclasses import replace
 
     from chessplace import Board, optimize, puzzles
-    from chessplace.certificates.writer import write_certificate
+    from chessplace.certificates.writer.certificate import write_certificate
 
     problem = puzzles.peaceable_queens(Board.square(5))
     if change.get("independent"):

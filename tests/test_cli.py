@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from chessplace.cli import main
+from chessplace.faces.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -14,11 +14,11 @@ from typing import NamedTuple
 
 import pytest
 
-from chessplace.board import Board
-from chessplace.cli import main
-from chessplace.journal import CheckpointMismatch, Journal, Schema
-from chessplace.jsonio import read_placement
-from chessplace.puzzles import queens
+from chessplace.core.board import Board
+from chessplace.core.puzzles import queens
+from chessplace.faces.cli import main
+from chessplace.forms.jsonio import read_placement
+from chessplace.runtime.journal import CheckpointMismatch, Journal, Schema
 
 
 class Done(NamedTuple):

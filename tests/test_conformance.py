@@ -20,14 +20,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from chessplace import api, puzzles
-from chessplace.board import Board
-from chessplace.cli import main
+from chessplace.core.board import Board
+from chessplace.core.pieces import piece_from_text
+from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense
+from chessplace.core.result import Result, Status
+from chessplace.encodings.cnf import AT_MOST_ONE_ONLY, ENCODINGS
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import ENGINES
-from chessplace.models.cnf import AT_MOST_ONE_ONLY, ENCODINGS
-from chessplace.pieces import piece_from_text
-from chessplace.problem import ARMY_NAMES, Army, Problem, Sense
-from chessplace.result import Result, Status
+from chessplace.faces.cli import main
 
 ORACLE = "exhaustive"
 PIECES = ("Q", "R", "B", "N", "K", "QN", "NN", "FD", "WA", "C", "W2")
@@ -357,7 +357,7 @@ def test_command_line_counts_agree_with_exhaustive_search(
 
 def test_web_count_agrees_with_exhaustive_search() -> None:
     testclient = pytest.importorskip("fastapi.testclient")
-    from chessplace.web.app import create_app
+    from chessplace.faces.web.app import create_app
 
     with testclient.TestClient(create_app()) as client:
         body = {"puzzle": "amazons", "n": 4, "at_most": 4}

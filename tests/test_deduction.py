@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from chessplace import api
-from chessplace.cli import main
-from chessplace.deduction import explain_from as explain
-from chessplace.puzzles import region_puzzle
+from chessplace.core.puzzles import region_puzzle
+from chessplace.faces.cli import main
+from chessplace.grids.deduction import explain_from as explain
+from chessplace.making import new_puzzle
 
 README_GRID = ("AAABBB", "AAACCD", "EAAADD", "EAAFDD", "EFFFFD", "EEEFFD")
 
@@ -62,7 +63,7 @@ GENERATED = [("queens-game", n, None, seed) for n in (6, 7, 8) for seed in (1, 2
 def test_every_step_agrees_with_the_unique_solution(
     puzzle: str, n: int, stars: int | None, seed: int
 ) -> None:
-    made = api.generate(puzzle, n, stars=stars, seed=seed).placement
+    made = new_puzzle.generate(puzzle, n, stars=stars, seed=seed).placement
     assert made is not None and made.problem.regions is not None
     solution = set(made.armies[0])
     found = explain(made.problem.regions)
@@ -120,19 +121,19 @@ def test_explain_refuses_other_puzzles(capsys) -> None:  # type: ignore[no-untyp
 def test_generated_grids_have_the_difficulty_asked(difficulty: str) -> None:
     """Solvable by the rules alone at that grade, and the rules' pieces are the one
     solution the search finds."""
-    made = api.generate("queens-game", 7, seed=5, difficulty=difficulty)
+    made = new_puzzle.generate("queens-game", 7, seed=5, difficulty=difficulty)
     assert made.placement is not None and made.placement.problem.regions is not None
     found = explain(made.placement.problem.regions)
     assert found.solved and found.grade == difficulty
     assert set(found.pieces) == set(made.placement.armies[0])
     assert made.note.endswith(f"difficulty: {difficulty}")
-    again = api.generate("queens-game", 7, seed=5, difficulty=difficulty).placement
+    again = new_puzzle.generate("queens-game", 7, seed=5, difficulty=difficulty).placement
     assert again is not None and again.problem == made.placement.problem
 
 
 def test_an_unknown_difficulty_is_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match="difficulty is one of"):
-        api.generate("queens-game", 7, difficulty="brutal")
+        new_puzzle.generate("queens-game", 7, difficulty="brutal")
     assert main(["generate", "queens-game", "-n", "7", "--difficulty", "brutal"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
@@ -140,7 +141,7 @@ def test_an_unknown_difficulty_is_one_line(capsys) -> None:  # type: ignore[no-u
 def test_the_web_generates_by_difficulty() -> None:
     from fastapi.testclient import TestClient
 
-    from chessplace.web.app import create_app
+    from chessplace.faces.web.app import create_app
 
     with TestClient(create_app()) as client:
         answer = client.post(

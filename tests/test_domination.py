@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles
-from chessplace.control import Control
+from chessplace.data.reference import known
+from chessplace.encodings.formulas import DominationFormula, hilbert_order
 from chessplace.engines.domination import first_guess, greedy, lower_bound
 from chessplace.engines.sat import SatEngine
-from chessplace.models.formulas import DominationFormula, hilbert_order
-from chessplace.reference import known
+from chessplace.runtime.control import Control
 from tests.conftest import assert_valid
 
 SQUARE = Board.square

@@ -15,9 +15,9 @@ from chessplace import (
     puzzles,
     solve,
 )
+from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.registry import ENGINES, NoSolver, choose
-from chessplace.reference import known
 from tests.conftest import assert_valid
 
 SQUARE = Board.square
@@ -256,7 +256,7 @@ SYMMETRIC = [
 
 
 def _orbit(problem: Problem, chosen: frozenset[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    from chessplace.models.symmetry import group
+    from chessplace.encodings.symmetry import group
 
     return min(tuple(sorted(map(g, chosen))) for g in [lambda v: v, *group(problem)])
 
@@ -267,7 +267,7 @@ def test_symmetry_breaking_keeps_every_orbit(problem: Problem) -> None:
     optimum, every orbit of solutions keeps a member, and fewer placements remain."""
     from pysat.solvers import Solver
 
-    from chessplace.models.formulas import SquareFormula
+    from chessplace.encodings.formulas import SquareFormula
 
     oracle = optimize(problem, solver="exhaustive")
     assert optimize(problem, solver="sat").objective == oracle.objective
@@ -293,8 +293,8 @@ def test_symmetry_breaking_keeps_every_orbit(problem: Problem) -> None:
 
 
 def _all_placements(problem: Problem) -> list[Placement]:
-    from chessplace.control import Control
     from chessplace.engines.exhaustive import _placements
+    from chessplace.runtime.control import Control
 
     return list(_placements(problem, Control()))
 

@@ -24,12 +24,12 @@ from typing import Any
 import pytest
 
 from chessplace import api
-from chessplace.board import parse_square
-from chessplace.cli import main
-from chessplace.placement import Placement
-from chessplace.problem import Problem, Sense
-from chessplace.puzzles import problem_from_options
-from chessplace.result import Status
+from chessplace.core.board import parse_square
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem, Sense
+from chessplace.core.puzzles import problem_from_options
+from chessplace.core.result import Status
+from chessplace.faces.cli import main
 
 PUZZLES: dict[str, tuple[str, ...]] = {
     "peaceable queens 5x5": ("peaceable-queens", "-n", "5"),
@@ -363,8 +363,8 @@ def test_a_failed_export_leaves_the_old_file_and_no_partial_one(
 ) -> None:
     """The disk filling up half way (raised here after the first lines) keeps what
     the file held and leaves no temporary file behind."""
-    from chessplace.cli import export as command
     from chessplace.export import export_lines
+    from chessplace.faces.cli import export as command
 
     target = tmp_path / "model.lp"
     target.write_text("before\n")

@@ -10,14 +10,14 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from chessplace.web import work
-from chessplace.web.app import create_app
-from chessplace.web.events import job_events
-from chessplace.web.jobs import Jobs
-from chessplace.web.limits import Limits
-from chessplace.web.models import Options
-from chessplace.web.pool import Pool
-from chessplace.web.tickets import HISTORY
+from chessplace.faces.web import work
+from chessplace.faces.web.app import create_app
+from chessplace.faces.web.events import job_events
+from chessplace.faces.web.jobs.pool import Pool
+from chessplace.faces.web.jobs.registry import Jobs
+from chessplace.faces.web.jobs.tickets import HISTORY
+from chessplace.faces.web.limits import Limits
+from chessplace.faces.web.requests import Options
 
 
 def _events(text: str) -> list[tuple[str | None, str, dict[str, Any]]]:

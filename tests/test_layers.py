@@ -1,4 +1,12 @@
-"""The package's modules import one another without circles, lazy imports included."""
+"""The package's rooms import one another only down the layers, and without circles,
+lazy imports included (imports under ``TYPE_CHECKING`` are for the type checker only).
+
+The layers, from the ground up (the table ``ALLOWED`` says the same room by room):
+the package's own ``__init__`` (names only, loaded on use), ``runtime`` and ``data``,
+``core``, the trusted ``certificates.checker``, ``forms`` and ``grids``, ``encodings``
+and ``export``, ``engines``, ``api`` (the one door), ``making``, the
+``certificates.writer``, ``research``, and the ``faces``.
+"""
 
 from __future__ import annotations
 
@@ -69,3 +77,76 @@ def test_no_import_circles() -> None:
 def test_the_circle_finder_finds_circles() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) == []
+
+
+GROUND = {"chessplace", "runtime", "data"}
+CORE = GROUND | {"core"}
+SOLVING = CORE | {"encodings", "engines", "grids", "forms"}
+ALLOWED: dict[str, set[str]] = {
+    "chessplace": set(),
+    "runtime": {"chessplace"},
+    "data": {"chessplace"},
+    "core": GROUND,
+    "certificates": set(),
+    "certificates.checker": {"runtime"},
+    "forms": CORE,
+    "grids": CORE,
+    "encodings": CORE,
+    "export": CORE | {"encodings"},
+    "engines": CORE | {"encodings"},
+    "api": CORE | {"engines", "grids"},
+    "making": CORE | {"api", "grids"},
+    "certificates.writer": SOLVING | {"api", "certificates.checker"},
+    "research": SOLVING | {"api", "certificates.checker", "certificates.writer", "export"},
+    "faces": SOLVING
+    | {"api", "making", "export", "certificates.checker", "certificates.writer"},
+    "__main__": {"faces"},
+}
+"""Which rooms each room may import besides itself."""
+
+
+def room_of(module: str) -> str:
+    """The room a module belongs to: its top-level package, or a side of the certificates."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return "chessplace"
+    if parts[0] == "certificates" and len(parts) > 1:
+        return f"certificates.{parts[1]}"
+    return parts[0]
+
+
+def test_every_module_lives_in_a_known_room() -> None:
+    assert {room_of(module) for module in _graph()} <= set(ALLOWED)
+
+
+def _against_the_flow(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from one room into another that ``ALLOWED`` does not list."""
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if room_of(target) != room_of(module) and room_of(target) not in ALLOWED[room_of(module)]
+    )
+
+
+def test_no_room_imports_one_above_it() -> None:
+    assert _against_the_flow(_graph()) == []
+
+
+def test_the_top_level_holds_about_a_dozen_names() -> None:
+    names = {p.name for p in PACKAGE.iterdir() if not p.name.startswith(("_", "."))} - {
+        "py.typed"
+    }
+    assert len(names) <= 14, sorted(names)
+
+
+def test_the_contract_catches_an_arrow_against_the_flow() -> None:
+    graph = {
+        "chessplace.core.placement": {"chessplace.forms.svg", "chessplace.core.board"},
+        "chessplace.making.carving": {"chessplace.engines.regions.engine"},
+        "chessplace.faces.cli": {"chessplace.api"},
+    }
+    assert _against_the_flow(graph) == [
+        "chessplace.core.placement -> chessplace.forms.svg",
+        "chessplace.making.carving -> chessplace.engines.regions.engine",
+    ]

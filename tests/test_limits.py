@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 
 from chessplace import Board, optimize, piece_from_text, puzzles
-from chessplace.cli import main
-from chessplace.control import Control
+from chessplace.core.pieces import ROOK
+from chessplace.core.puzzles import problem_from_options
+from chessplace.core.result import Status
+from chessplace.encodings.formulas import LineFormula, SquareFormula
 from chessplace.engines.base import Task
 from chessplace.engines.exhaustive import reaches
 from chessplace.engines.registry import ENGINES
-from chessplace.jsonio import read_placement
-from chessplace.models.formulas import LineFormula, SquareFormula
-from chessplace.pieces import ROOK
-from chessplace.puzzles import problem_from_options
-from chessplace.result import Status
+from chessplace.faces.cli import main
+from chessplace.forms.jsonio import read_placement
+from chessplace.runtime.control import Control
 
 SLACK = 20.0
 """Generous seconds past a time limit that a stopped run may take (start-up, a loaded machine)."""

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
-from chessplace.engines.lines.bounds3 import PAIRS, family_reaches3
+from chessplace.engines.lines.bounds_three_armies import PAIRS, family_reaches3
 
 
 def random_family(rng: random.Random) -> tuple[np.ndarray, np.ndarray]:

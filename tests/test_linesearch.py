@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
-from chessplace.control import Control, Progress
+from chessplace.core.pieces import QUEEN, ROOK
+from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
@@ -19,9 +20,8 @@ from chessplace.engines.lines.engine import LineSearchEngine
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.engines.registry import ENGINES
-from chessplace.journal import CheckpointMismatch
-from chessplace.pieces import QUEEN, ROOK
-from chessplace.reference import known
+from chessplace.runtime.control import Control, Progress
+from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
 
 SQUARE = Board.square
@@ -316,7 +316,7 @@ def test_the_committed_checkpoints_still_name_this_search(name: str, board: Boar
     """The geometry's digest (lines, order, symmetries) is what the journals in
     results/checkpoints were written with: a change to it would orphan them."""
     from chessplace.engines.lines.runner import geometry_digest
-    from chessplace.journal import recorded_header
+    from chessplace.runtime.journal import recorded_header
 
     path = Path(__file__).parent.parent / "results" / "checkpoints" / f"{name}.jsonl"
     header = recorded_header(path)

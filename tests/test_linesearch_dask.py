@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, Status, optimize, puzzles
-from chessplace.cluster import LOCAL_WORKERS_PER_CORE, dask_client, local_workers
-from chessplace.control import Control
+from chessplace.core.pieces import QUEEN
+from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.lines.checkpoint import recorded_depth
 from chessplace.engines.lines.cluster import _finished
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch
 from chessplace.engines.registry import choose
-from chessplace.journal import CheckpointMismatch
-from chessplace.pieces import QUEEN
-from chessplace.reference import known
+from chessplace.runtime.cluster import LOCAL_WORKERS_PER_CORE, dask_client, local_workers
+from chessplace.runtime.control import Control
+from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
 from tests.processes import alive, children
 from tests.test_linesearch import _stopping_after

@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chessplace import Board, piece_from_text, puzzles
-from chessplace.betza import parse_betza
-from chessplace.board import file_index, file_name, parse_square, square_name
-from chessplace.control import Control
-from chessplace.pieces import AMAZON, BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK
+from chessplace.core.betza import parse_betza
+from chessplace.core.board import file_index, file_name, parse_square, square_name
+from chessplace.core.pieces import AMAZON, BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK
+from chessplace.runtime.control import Control
 
 
 def test_square_names_follow_chess() -> None:

@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from chessplace import Board, api, puzzles
-from chessplace.cli import main
-from chessplace.web.app import create_app
+from chessplace.faces.cli import main
+from chessplace.faces.web.app import create_app
 
 # (task, request body): each is sent to the CLI as options and to the web as JSON.
 REQUESTS: list[tuple[str, dict[str, Any]]] = [

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from chessplace import Board, Problem, Status, count, piece_from_text, puzzles
-from chessplace.control import Control
+from chessplace.core.placement import Placement
+from chessplace.data.reference import known, terms
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.optima import Classes, board_images, enumerate_optima, subsets
 from chessplace.engines.lines.runner import LineSearch
-from chessplace.placement import Placement
-from chessplace.reference import known, terms
+from chessplace.runtime.control import Control
 
 SQUARE = Board.square
 

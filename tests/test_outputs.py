@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from chessplace.cli import main
-from chessplace.filelock import FileLock, InUse
+from chessplace.faces.cli import main
+from chessplace.runtime.filelock import FileLock, InUse
 
 
 def _fails(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:

@@ -14,10 +14,10 @@ import httpx
 import pytest
 from PIL import Image
 
-from chessplace import svgboard
+from chessplace.core.problem import ARMY_NAMES
+from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.engines.registry import ENGINES
-from chessplace.problem import ARMY_NAMES
-from chessplace.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.forms import svg as svgboard
 from tests.processes import start_server
 
 CHROMIUM = shutil.which("chromium")

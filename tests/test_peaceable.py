@@ -7,11 +7,11 @@ from itertools import product
 import pytest
 
 from chessplace import Board, Problem, Status, count, optimize, piece_from_text, puzzles, solve
-from chessplace.cli import main
-from chessplace.control import Control
-from chessplace.models import lines
-from chessplace.models.formulas import LineFormula
-from chessplace.reference import known
+from chessplace.data.reference import known
+from chessplace.encodings import lines
+from chessplace.encodings.formulas import LineFormula
+from chessplace.faces.cli import main
+from chessplace.runtime.control import Control
 from tests.conftest import assert_valid
 
 SQUARE = Board.square
@@ -52,7 +52,7 @@ def _colourings(problem: Problem, break_symmetry: bool, at_least: int) -> set[fr
 
 
 def _orbit_key(problem: Problem, placement: frozenset) -> tuple:
-    from chessplace.models.symmetry import group
+    from chessplace.encodings.symmetry import group
 
     return min(tuple(sorted(map(g, placement))) for g in [lambda v: v, *group(problem)])
 

@@ -13,17 +13,17 @@ import time
 import pytest
 
 from chessplace import api, puzzles
-from chessplace.board import Board
-from chessplace.control import Control
+from chessplace.core.board import Board
+from chessplace.core.pieces import piece_from_text
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
+from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.catalog import SINGLE_ENGINES
 from chessplace.engines.portfolio import PortfolioEngine, _Member, _Race
 from chessplace.engines.registry import choose
-from chessplace.pieces import piece_from_text
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.reference import known
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 from tests.conftest import assert_valid
 from tests.processes import alive, children
 

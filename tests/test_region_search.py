@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chessplace import api
-from chessplace.carving import joined_without
-from chessplace.control import Control
+from chessplace.core.problem import Problem
+from chessplace.core.puzzles import region_puzzle
+from chessplace.core.regions import LABELS, neighbours
 from chessplace.engines.regions.engine import used
-from chessplace.generate import grow_regions, random_placement
-from chessplace.problem import Problem
-from chessplace.puzzles import region_puzzle
-from chessplace.regions import LABELS, neighbours
+from chessplace.making.carving import joined_without
+from chessplace.making.generate import grow_regions, random_placement
+from chessplace.runtime.control import Control
 
 
 def _grown(n: int, k: int, seed: int) -> list[list[int]]:

@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from chessplace import api
-from chessplace.cli import main
-from chessplace.drawing import marked_svg
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.puzzles import region_puzzle
-from chessplace.textboard import parse_text, render_text
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.puzzles import region_puzzle
+from chessplace.faces.cli import main
+from chessplace.forms.drawing import marked_svg
+from chessplace.forms.text import parse_text, render_text
+from chessplace.making import new_puzzle
 
 # Hand-made grids, top row first, with their number of solutions (each also counted
 # by the exhaustive oracle below).
@@ -79,14 +80,14 @@ def test_star_battle_agrees_with_the_oracle() -> None:
 def test_generated_grids_are_unique_by_an_independent_count(
     puzzle: str, n: int, stars: int | None, seed: int
 ) -> None:
-    made = api.generate(puzzle, n, stars=stars, seed=seed)
+    made = new_puzzle.generate(puzzle, n, stars=stars, seed=seed)
     assert made.placement is not None and made.placement.verify() == ()
     problem = made.placement.problem
     assert problem.regions is not None and problem.regions.size == n
     checked = api.count(problem, solver="cpsat")
     assert checked.count == 1
     assert checked.placement == made.placement
-    again = api.generate(puzzle, n, stars=stars, seed=seed).placement
+    again = new_puzzle.generate(puzzle, n, stars=stars, seed=seed).placement
     assert again is not None and again.problem.regions == problem.regions
 
 
@@ -94,7 +95,7 @@ def test_generated_grids_are_unique_by_an_independent_count(
 def test_generated_regions_are_of_like_sizes(seed: int) -> None:
     """No region of a generated 9×9 grid takes more than twice its share of the board
     (before the sizes were evened out, one region could hold a third of it)."""
-    made = api.generate("queens-game", 9, seed=seed)
+    made = new_puzzle.generate("queens-game", 9, seed=seed)
     assert made.placement is not None
     rows = made.placement.problem.regions.rows  # type: ignore[union-attr]
     sizes = Counter("".join(rows))
@@ -105,7 +106,7 @@ def test_generated_regions_are_of_like_sizes(seed: int) -> None:
     "n", [15, pytest.param(17, marks=pytest.mark.slow)], ids=["15x15", "17x17"]
 )
 def test_a_large_queens_grid_is_generated(n: int) -> None:
-    made = api.generate("queens-game", n, seed=0, time_limit=300)
+    made = new_puzzle.generate("queens-game", n, seed=0, time_limit=300)
     assert made.placement is not None and made.placement.verify() == ()
     assert api.count(made.placement.problem, limit=2).count == 1
 
@@ -188,7 +189,7 @@ def test_generate_shows_the_solution_only_when_asked(capsys: pytest.CaptureFixtu
 
 
 def test_generate_waits_longer_by_default_for_three_stars_or_large_grids() -> None:
-    from chessplace.cli.regions import generate_limit
+    from chessplace.faces.cli.regions import generate_limit
 
     assert generate_limit(None, None, 14) == generate_limit(None, 2, 10) == 60
     assert generate_limit(None, 3, 12) == generate_limit(None, 4, 14) == 300
@@ -281,7 +282,7 @@ def test_export_and_certificates_refuse_regions(
 def test_the_certified_formula_refuses_regions() -> None:
     """The library's own door, not only the command line's: the checker's formula has no
     regions, so a region problem must not become a certificate of another puzzle."""
-    from chessplace.certificates.writer import CannotCertify, spec_of
+    from chessplace.certificates.writer.certificate import CannotCertify, spec_of
 
     with pytest.raises(CannotCertify, match="region puzzles"):
         spec_of(_queens(("AAAA", "BBBB", "CCCC", "DDDD")))
@@ -349,7 +350,7 @@ def test_region_colours_stay_apart_and_keep_ink_readable() -> None:
     from itertools import combinations
     from math import dist
 
-    from chessplace import svgboard
+    from chessplace.forms import svg as svgboard
 
     palette = svgboard.region_palette()
     assert len(set(palette)) == len(palette) == 62

@@ -10,9 +10,9 @@ import pytest
 from PIL import Image
 
 from chessplace import Board, Placement, optimize, piece_from_text, puzzles, solve
-from chessplace.cli import main
-from chessplace.drawing import marked_svg
-from chessplace.svgboard import render_svg, svg_to_png
+from chessplace.faces.cli import main
+from chessplace.forms.drawing import marked_svg
+from chessplace.forms.svg import render_svg, svg_to_png
 
 SVG = "{http://www.w3.org/2000/svg}"
 SQUARE = Board.square

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, Status, count, piece_from_text, puzzles, solutions
+from chessplace.data.reference import known
 from chessplace.engines.bitboard.split import class_subproblems, mirror_subproblems
-from chessplace.reference import known
 from tests.processes import children
 
 SQUARE = Board.square

@@ -95,13 +95,13 @@ from importlib.abc import MetaPathFinder
 
 class Interrupt(MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name == "chessplace.cli.handlers":
+        if name == "chessplace.faces.cli.handlers":
             raise KeyboardInterrupt  # as a Ctrl-C landing while the engines load
         return None
 
 
 sys.meta_path.insert(0, Interrupt())
-from chessplace.cli import main
+from chessplace.faces.cli import main
 
 sys.argv = ["chessplace", "count", "queens", "-n", "6"]
 sys.exit(main())
@@ -116,7 +116,7 @@ def test_ctrl_c_while_the_engines_load_is_one_line() -> None:
         [sys.executable, "-c", INTERRUPTED_IMPORT], capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stderr) == (130, "chessplace: interrupted\n"), done.stderr
-    probe = "import sys, chessplace.cli; print(' '.join(sorted(sys.modules)))"
+    probe = "import sys, chessplace.faces.cli; print(' '.join(sorted(sys.modules)))"
     loaded = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
@@ -163,8 +163,8 @@ def test_sigterm_stops_a_streamed_listing() -> None:
 def test_work_that_ignores_a_stop_is_left_after_the_grace() -> None:
     """No engine is known to ignore a stop today; the safety net must hold if one does."""
     from chessplace import Board, Placement, Result, Status, puzzles
-    from chessplace.cli.supervision import GRACE_SECONDS, supervised
-    from chessplace.control import Control
+    from chessplace.faces.cli.supervision import GRACE_SECONDS, supervised
+    from chessplace.runtime.control import Control
 
     problem = puzzles.queens(Board.square(5))
     offered = Placement.from_squares(problem, [[(0, 0), (2, 1), (4, 2), (1, 3), (3, 4)]])
@@ -190,8 +190,8 @@ def test_an_answer_being_checked_is_waited_for_past_the_grace(
     """A stop that lands as the engine's 300,000 queens are being checked (about half a
     second, past the shortened grace) still lets the checked answer come back."""
     from chessplace import Board, Placement, Result, Status, api, puzzles
-    from chessplace.cli import supervision
-    from chessplace.control import Control
+    from chessplace.faces.cli import supervision
+    from chessplace.runtime.control import Control
 
     monkeypatch.setattr(supervision, "GRACE_SECONDS", 0.01)
     problem = puzzles.queens(Board.square(300_000))

@@ -10,16 +10,17 @@ from itertools import combinations
 import pytest
 
 from chessplace import api
-from chessplace.board import Square
-from chessplace.carving import rows_of
-from chessplace.control import Control
-from chessplace.deduction import GUESSING, Explanation, State, next_step
-from chessplace.deduction import explain_from as explain
-from chessplace.puzzles import region_puzzle
-from chessplace.regions import touching
-from chessplace.reshaping import reshape, reshaper
-from chessplace.room import EXACT_SQUARES, capacity
-from chessplace.rules import Step
+from chessplace.core.board import Square
+from chessplace.core.puzzles import region_puzzle
+from chessplace.core.regions import touching
+from chessplace.grids.deduction import GUESSING, Explanation, State, next_step
+from chessplace.grids.deduction import explain_from as explain
+from chessplace.grids.room import EXACT_SQUARES, capacity
+from chessplace.grids.rules import Step
+from chessplace.making import new_puzzle
+from chessplace.making.carving import rows_of
+from chessplace.making.reshaping import reshape, reshaper
+from chessplace.runtime.control import Control
 
 STAR_GRID = (  # a 10×10 two-star grid (made by the generator) with one solution
     "AAABCCCCCC",
@@ -99,7 +100,7 @@ def test_the_star_rules_all_fire_and_stay_sound() -> None:
 
 @pytest.mark.parametrize(("seed", "grade"), [(1, "hard"), (2, "hard"), (3, "hard"), (1, "medium")])
 def test_generated_two_star_grids_are_solved_by_the_rules(seed: int, grade: str) -> None:
-    made = api.generate("star-battle", 10, stars=2, seed=seed, difficulty=grade)
+    made = new_puzzle.generate("star-battle", 10, stars=2, seed=seed, difficulty=grade)
     assert made.placement is not None and made.placement.problem.regions is not None
     rows = made.placement.problem.regions.rows
     assert made.note.endswith(f"difficulty: {grade}")
@@ -159,7 +160,7 @@ def test_the_generator_hook_passes_over_a_grid_easier_than_asked() -> None:
 
 
 def test_a_grid_generated_without_a_difficulty_no_longer_needs_guessing() -> None:
-    made = api.generate("star-battle", 10, stars=2, seed=10)
+    made = new_puzzle.generate("star-battle", 10, stars=2, seed=10)
     assert made.note.endswith("difficulty: hard"), made.note
 
 
@@ -176,7 +177,7 @@ def test_explain_and_hint_honour_a_time_limit(tmp_path, capsys) -> None:  # type
     would try all 900 squares; the time limit stops it with exit 3 and one line."""
     from string import ascii_letters
 
-    from chessplace.cli import main
+    from chessplace.faces.cli import main
 
     grid = tmp_path / "stripes.txt"
     grid.write_text("\n".join(ascii_letters[i] * 30 for i in range(30)) + "\n")
@@ -192,12 +193,12 @@ def test_sizes_whose_odd_files_would_stay_empty_are_refused(n: int, stars: int) 
     """On an odd side with 2K = (n + 1) / 2, two neighbouring rows need every file
     a, c, e, …, so b, d, … get no piece: no such grid has a solution. A brute force
     over the rows of 7×7 with 2 per row agrees."""
-    from chessplace.regions import check_room
+    from chessplace.core.regions import check_room
 
     with pytest.raises(ValueError, match="leaves no room"):
         check_room(n, stars)
     with pytest.raises(ValueError, match="leaves no room"):
-        api.generate(
+        new_puzzle.generate(
             "star-battle" if stars > 1 else "queens-game", n, stars=stars if stars > 1 else None
         )
     rows = [r for r in combinations(range(7), 2) if r[1] - r[0] > 1]
@@ -223,13 +224,13 @@ def test_sizes_whose_odd_files_would_stay_empty_are_refused(n: int, stars: int) 
 
 
 def test_twelve_by_twelve_three_stars_still_fit() -> None:
-    from chessplace.regions import check_room
+    from chessplace.core.regions import check_room
 
     check_room(12, 3)  # raises nothing: 12×12 3-star grids exist
 
 
 def test_hint_refuses_pieces_off_the_board(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from chessplace.cli import main
+    from chessplace.faces.cli import main
 
     grid = tmp_path / "grid.txt"
     grid.write_text("\n".join(STAR_GRID) + "\n")
@@ -243,9 +244,9 @@ def test_hint_refuses_pieces_off_the_board(tmp_path, capsys) -> None:  # type: i
 
 
 def test_grids_read_from_a_json_answer_and_past_a_byte_order_mark(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from chessplace.cli import main
+    from chessplace.faces.cli import main
 
-    made = api.generate("star-battle", 10, stars=2, seed=1)
+    made = new_puzzle.generate("star-battle", 10, stars=2, seed=1)
     assert made.placement is not None and made.placement.problem.regions is not None
     rows = made.placement.problem.regions.rows
     answer = tmp_path / "made.json"
@@ -261,7 +262,7 @@ def test_grids_read_from_a_json_answer_and_past_a_byte_order_mark(tmp_path, caps
 
 
 def test_an_unmet_difficulty_is_named_when_generation_stops(capsys) -> None:  # type: ignore[no-untyped-def]
-    from chessplace.cli import main
+    from chessplace.faces.cli import main
 
     arguments = ["generate", "star-battle", "-n", "10", "--stars", "2", "--seed", "1"]
     assert main([*arguments, "--difficulty", "medium", "--time-limit", "1"]) == 3
@@ -275,12 +276,12 @@ def test_an_easy_grid_with_several_stars_is_refused_at_once(capsys, stars: int) 
     unit full need a star placed, and last squares a unit with exactly k open squares,
     which only a region of k joined squares is at the start, and k > 1 joined squares
     hold two that touch. So asking is refused (exit 2), not run until the time limit."""
-    from chessplace.cli import main
+    from chessplace.faces.cli import main
 
     arguments = ["generate", "star-battle", "-n", "10", "--stars", str(stars)]
     assert main([*arguments, "--difficulty", "easy"]) == 2
     assert "is easy" in capsys.readouterr().err
-    made = api.generate("star-battle", 10, stars=2, seed=0)  # any grid: no easy first step
+    made = new_puzzle.generate("star-battle", 10, stars=2, seed=0)  # any grid: no easy first step
     regions = made.placement.problem.regions if made.placement else None
     assert regions is not None
     assert next_step(State(regions, {}), ceiling="easy") is None
@@ -291,7 +292,7 @@ def test_boards_past_file_z_label_files_as_squares_are_named() -> None:
     reads back unchanged (both label lines are skipped)."""
     from string import ascii_letters
 
-    from chessplace.textboard import parse_text, render_text
+    from chessplace.forms.text import parse_text, render_text
 
     problem = region_puzzle("star-battle", [ascii_letters[i] * 30 for i in range(30)], 2)
     found = api.solve(problem).placement
@@ -306,7 +307,7 @@ def test_boards_past_file_z_label_files_as_squares_are_named() -> None:
 def test_a_letter_other_than_the_region_label_is_refused_on_a_board() -> None:
     """A Q written for a crown was read as an empty square; now it is one clear error,
     while a drawing with region labels on its empty squares still reads back."""
-    from chessplace.textboard import parse_text, render_text
+    from chessplace.forms.text import parse_text, render_text
 
     problem = region_puzzle("star-battle", STAR_GRID, 2)
     found = api.solve(problem).placement
@@ -320,8 +321,8 @@ def test_a_letter_other_than_the_region_label_is_refused_on_a_board() -> None:
 
 
 def test_the_command_line_hint_says_solved_once_every_star_is_placed(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from chessplace.cli import main
-    from chessplace.textboard import render_text
+    from chessplace.faces.cli import main
+    from chessplace.forms.text import render_text
 
     problem = region_puzzle("star-battle", STAR_GRID, 2)
     found = api.solve(problem).placement

@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
-from chessplace.control import Control
+from chessplace.core.pieces import QUEEN, ROOK
+from chessplace.data.reference import known
+from chessplace.encodings import lines
 from chessplace.engines.base import Task
-from chessplace.engines.lines.bounds3 import product_table
+from chessplace.engines.lines.bounds_three_armies import product_table
 from chessplace.engines.lines.engine import LineSearchEngine, labels_of, placement_of
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.engines.registry import ENGINES, choose
-from chessplace.journal import CheckpointMismatch
-from chessplace.models import lines
-from chessplace.pieces import QUEEN, ROOK
-from chessplace.reference import known
+from chessplace.runtime.control import Control
+from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
 from tests.test_linesearch import _rank_file_image, _rank_files, _stopping_after
 

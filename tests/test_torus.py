@@ -7,12 +7,12 @@ import json
 import pytest
 
 from chessplace import Board, Status, count, optimize, puzzles, solve
-from chessplace.attacks import lines_along
-from chessplace.checking import attacked_squares
-from chessplace.cli import main
-from chessplace.placement import Placement
-from chessplace.reference import known, terms
-from chessplace.violations import Attack
+from chessplace.core.attacks import lines_along
+from chessplace.core.placement import Placement
+from chessplace.core.verification import attacked_squares
+from chessplace.core.violations import Attack
+from chessplace.data.reference import known, terms
+from chessplace.faces.cli import main
 from tests.conftest import assert_valid
 
 TORUS = Board(8, 8, torus=True)

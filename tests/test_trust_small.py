@@ -17,22 +17,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chessplace import Board, Placement, Status, api, count, optimize, puzzles, solutions
-from chessplace.board import MAX_SIDE, file_name, square_name
-from chessplace.cli import main
-from chessplace.cli.handlers import input_limit
+from chessplace.core.board import MAX_SIDE, file_name, square_name
+from chessplace.core.pieces import NAMED_PIECES
+from chessplace.core.problem import MAX_PIECES
+from chessplace.data.reference import known
 from chessplace.engines.bitboard.checkpoint import count_journal
-from chessplace.jsonio import (
+from chessplace.faces.cli import main
+from chessplace.faces.cli.handlers import input_limit
+from chessplace.forms.jsonio import (
     placement_from_data,
     placement_pieces,
     result_head,
     result_json,
     write_json,
 )
-from chessplace.pieces import NAMED_PIECES
-from chessplace.problem import MAX_PIECES
-from chessplace.reference import known
-from chessplace.svgboard import render_svg
-from chessplace.textboard import parse_text, render_text
+from chessplace.forms.svg import render_svg
+from chessplace.forms.text import parse_text, render_text
 
 SQUARE = Board.square
 SVG = "{http://www.w3.org/2000/svg}"
@@ -203,7 +203,7 @@ def test_many_repeated_squares_fail_fast() -> None:
 def test_the_web_api_refuses_repeated_squares(path: str) -> None:
     from fastapi.testclient import TestClient
 
-    from chessplace.web.app import create_app
+    from chessplace.faces.web.app import create_app
 
     pieces = [{"square": "b1"}, {"square": "d2"}, {"square": "b1"}]
     body = {"puzzle": "queens", "n": 4, "pieces": pieces}

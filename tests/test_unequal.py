@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chessplace import Board, Status, optimize, piece_from_text, puzzles, solve
-from chessplace.reference import known, terms
+from chessplace.data.reference import known, terms
 from tests.conftest import assert_valid
 
 SQUARE = Board.square

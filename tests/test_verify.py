@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chessplace import Attack, Board, Placement, puzzles
-from chessplace.board import Square
+from chessplace.core.board import Square
+from chessplace.core.pieces import KNIGHT, ROOK
 from chessplace.engines.construction import bishop_squares, queens_columns
-from chessplace.pieces import KNIGHT, ROOK
 
 
 def grid(row: int, column: int, n: int = 5) -> Square:

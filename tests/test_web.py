@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from chessplace.control import Control
-from chessplace.web import work
-from chessplace.web.app import create_app
-from chessplace.web.limits import Limits
-from chessplace.web.models import Options
-from chessplace.web.pool import Pool
+from chessplace.faces.web import work
+from chessplace.faces.web.app import create_app
+from chessplace.faces.web.jobs.pool import Pool
+from chessplace.faces.web.limits import Limits
+from chessplace.faces.web.requests import Options
+from chessplace.runtime.control import Control
 
 
 @pytest.fixture(scope="module")

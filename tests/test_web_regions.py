@@ -9,10 +9,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from chessplace import api
-from chessplace.board import square_name
-from chessplace.puzzles import region_puzzle
-from chessplace.web.app import create_app
-from chessplace.web.limits import Limits
+from chessplace.core.board import square_name
+from chessplace.core.puzzles import region_puzzle
+from chessplace.faces.web.app import create_app
+from chessplace.faces.web.limits import Limits
 
 # Hand-made 4×4 grids: one solution, several, none (each checked by api.count below).
 ONE = ["ABBB", "AABB", "CCCD", "CCDD"]
@@ -145,7 +145,7 @@ def test_bad_generate_requests_get_one_line(
 
 
 def test_the_catalog_describes_region_puzzles(client: TestClient) -> None:
-    from chessplace.svgboard import region_colour
+    from chessplace.forms.svg import region_colour
 
     catalog = client.get("/api/catalog").json()
     found = {p["name"]: p for p in catalog["puzzles"] if p.get("takes_grid")}

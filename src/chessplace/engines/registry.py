@@ -6,10 +6,10 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
+from chessplace.core.problem import Problem
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.catalog import SINGLE_ENGINES
 from chessplace.engines.portfolio import PortfolioEngine
-from chessplace.problem import Problem
 
 ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
 
