@@ -117,3 +117,40 @@ def test_a_count_may_be_any_integer_type() -> None:
 def test_a_time_limit_is_positive_and_finite(bad: float) -> None:
     with pytest.raises(ValueError, match="positive and finite"):
         Control(bad)
+
+
+def test_an_unknown_piece_name_is_not_blamed_on_betza() -> None:
+    with pytest.raises(ValueError, match="unknown piece 'camel': the named pieces are") as error:
+        piece_from_text("camel")
+    assert "modifier" not in str(error.value) and "Betza notation" in str(error.value)
+    with pytest.raises(ValueError, match=r"unknown Betza atom 'X'.*or Betza notation"):
+        piece_from_text("XYZ")
+
+
+def test_a_printed_result_shows_its_board_and_verdict() -> None:
+    from chessplace import solve
+
+    result = solve(puzzles.queens(Board.square(5)))
+    text = str(result)
+    assert len(text.splitlines()) == 7 and text.count("♛") == 5, text
+    assert text.splitlines()[-1].startswith("feasible · ")
+    assert "Placement(" not in text and len(text) < 400
+
+
+def test_dir_of_the_package_shows_only_its_public_names() -> None:
+    import chessplace
+
+    names = dir(chessplace)
+    assert "solve" in names and "Board" in names
+    assert not {"importlib", "Any", "TYPE_CHECKING"} & set(names)
+
+
+def test_a_region_puzzle_draws_its_regions_in_jupyter() -> None:
+    """Placement._repr_svg_ draws what the faces draw: a grid's regions coloured."""
+    from chessplace import Placement
+    from chessplace.forms.drawing import marked_svg
+    from chessplace.making.new_puzzle import generate
+
+    made = generate("queens-game", 6, seed=3).placement
+    assert isinstance(made, Placement)
+    assert made._repr_svg_() == marked_svg(made, conflicts=True)

@@ -235,7 +235,7 @@ def test_bad_grids_are_one_line_and_exit_2(
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        (("AA", "BB"), "cannot fit in a row"),
+        (("AA", "BB"), "cannot stand in a row of 2 apart"),
         (tuple("ABCDEF"[r] * 6 for r in range(6)), "two neighbouring rows"),
         (("AAAAAAAA",) * 2 + tuple("BCDEFG"[r] * 8 for r in range(5)) + ("GGGGGGGH",), "H has no"),
     ],
@@ -360,3 +360,15 @@ def test_region_colours_stay_apart_and_keep_ink_readable() -> None:
     ink = svgboard._luminance(svgboard._rgb(svgboard.INK))
     for colour in palette:
         assert (svgboard._luminance(svgboard._rgb(colour)) + 0.05) / (ink + 0.05) >= 4.5
+
+
+@pytest.mark.parametrize(("n", "stars", "smallest"), [(3, 1, 4), (2, 1, 4), (5, 2, 8)])
+def test_a_grid_too_small_says_why_and_the_smallest_that_works(
+    capsys: pytest.CaptureFixture[str], n: int, stars: int, smallest: int
+) -> None:
+    puzzle = "queens-game" if stars == 1 else "star-battle"
+    extra = [] if stars == 1 else ["--stars", str(stars)]
+    code, out, err = _run(capsys, "generate", puzzle, "-n", str(n), *extra)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"no {n}×{n} grid can hold {stars} per row" in err
+    assert f"the smallest that can is {smallest}×{smallest}" in err

@@ -1,6 +1,7 @@
-"""How placements draw themselves in Jupyter while the core imports no form: the forms
-register their drawing here (:func:`chessplace.forms.drawing.register`), and the
-package's public names do so as they load."""
+"""How placements draw themselves (in Jupyter, and as text for ``print``) while the core
+imports no form: the forms register their drawings here
+(:func:`chessplace.forms.drawing.register_drawings`), and the package's public names do so as
+they load."""
 
 from __future__ import annotations
 
@@ -10,17 +11,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from chessplace.core.placement import Placement
 
-SvgDrawing = Callable[["Placement"], str]
+Drawing = Callable[["Placement"], str]
 
-_drawings: list[SvgDrawing] = []
-
-
-def register_svg(drawing: SvgDrawing) -> None:
-    """Make ``drawing`` the SVG every placement shows itself with."""
-    _drawings[:] = [drawing]
+_drawings: dict[str, Drawing] = {}
 
 
-def svg_of(placement: Placement) -> str | None:
-    """The placement drawn by the registered drawing; ``None`` (plain text in Jupyter)
-    when no form has registered one."""
-    return _drawings[0](placement) if _drawings else None
+def register(kind: str, drawing: Drawing) -> None:
+    """Make ``drawing`` the way every placement shows itself as ``kind`` (svg, text)."""
+    _drawings[kind] = drawing
+
+
+def drawn(placement: Placement, kind: str) -> str | None:
+    """The placement drawn as ``kind`` by the registered drawing; ``None`` when no form
+    has registered one (Jupyter then shows plain text)."""
+    drawing = _drawings.get(kind)
+    return drawing(placement) if drawing is not None else None

@@ -113,8 +113,13 @@ def piece_from_text(text: str) -> Piece:
         moves = parse_betza(key)
     except ValueError as error:
         names = ", ".join(NAMED_PIECES)
+        if len(key) > 1 and key[1:].islower():  # a word: meant as a name, not as Betza
+            raise ValueError(
+                f"unknown piece {shown(text)}: the named pieces are {names}; "
+                "any other is written in Betza notation (QN is the amazon)"
+            ) from None
         raise ValueError(
-            f"unknown piece {shown(text)} ({error}); use one of {names} or Betza"
+            f"unknown piece {shown(text)} ({error}); use a name ({names}) or Betza notation"
         ) from None
     for piece in NAMED_PIECES.values():
         if piece.moves == moves:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chessplace.core.board import Square, Symmetry
-from chessplace.core.display import svg_of
+from chessplace.core.display import drawn
 from chessplace.core.problem import Problem
 from chessplace.core.verification import violations
 from chessplace.core.violations import Violation
@@ -68,4 +68,14 @@ class Placement:
     def _repr_svg_(self) -> str | None:
         """Jupyter draws placements as boards, broken rules marked and a grid's regions
         coloured (by :func:`chessplace.forms.drawing.marked_svg`, once registered)."""
-        return svg_of(self)
+        return drawn(self, "svg")
+
+    def __str__(self) -> str:
+        """The board as text (once the forms are loaded), else the pieces by army."""
+        text = drawn(self, "text")
+        if text is not None:
+            return text
+        return "; ".join(
+            f"{army.name}: {len(squares)}"
+            for army, squares in zip(self.problem.armies, self.armies, strict=True)
+        )

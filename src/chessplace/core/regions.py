@@ -155,22 +155,32 @@ def _check_room(regions: Regions) -> None:
 def check_room(n: int, k: int) -> None:
     """Raise ``ValueError`` unless ``k`` non-touching pieces fit in a row of an n×n grid
     and twice as many in two neighbouring rows, leaving some for every file (when two
-    rows need all (n + 1) / 2 of their room, on an odd n, only files a, c, e, … get any)."""
+    rows need all (n + 1) / 2 of their room, on an odd n, only files a, c, e, … get any).
+    The message says why, and the smallest grid that has room."""
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise ValueError(f"stars per row must be a positive integer, not {k!r}")
+    reason = _no_room(n, k)
+    if reason:
+        smallest = next(m for m in range(2, 4 * k + 2) if _no_room(m, k) is None)
+        raise ValueError(
+            f"no {n}×{n} grid can hold {k} per row, file and region without touching "
+            f"({reason}); the smallest that can is {smallest}×{smallest}"
+        )
+
+
+def _no_room(n: int, k: int) -> str | None:
+    """Why ``k`` non-touching pieces per row and file cannot fit an n×n grid, or ``None``."""
     if 2 * k - 1 > n:
-        raise ValueError(f"{k} stars cannot fit in a row of {n} without touching")
+        return f"{k} cannot stand in a row of {n} apart"
     pair_room = (n + 1) // 2
     if n > 1 and 2 * k > pair_room:
-        raise ValueError(
-            f"two neighbouring rows of {n} squares hold at most {pair_room} non-touching "
-            f"pieces, not the {2 * k} that {k} per row needs"
-        )
+        return f"two neighbouring rows of {n} hold at most {pair_room} apart, not {2 * k}"
     if n > 1 and 2 * k == pair_room and n % 2 == 1:
-        raise ValueError(
-            f"{k} per row of {n} leaves no room: two neighbouring rows need all {pair_room} "
-            "of the odd-numbered files (a, c, e, …), so the others get none"
+        return (
+            f"two neighbouring rows would need all {pair_room} odd-numbered files "
+            "(a, c, e, …), leaving none for the others"
         )
+    return None
 
 
 def touching(a: Square, b: Square) -> bool:

@@ -47,6 +47,17 @@ class Result:
     def timed(self, seconds: float) -> Result:
         return replace(self, seconds=seconds)
 
+    def __str__(self) -> str:
+        """The verdict in one line, then the placement's board when there is one."""
+        parts = [self.status.value]
+        for name in ("objective", "bound", "count", "unique"):
+            value = getattr(self, name)
+            if value is not None and not (name == "bound" and value == self.objective):
+                parts.append(f"{name} {value:,}")
+        parts += [self.solver, f"{self.seconds:.3f} s"]
+        line = " · ".join(parts) + (f" ({self.note})" if self.note else "")
+        return line if self.placement is None else f"{self.placement}\n{line}"
+
     def _repr_svg_(self) -> str | None:
         """Jupyter draws a result as its placement's board."""
         return self.placement._repr_svg_() if self.placement is not None else None

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from chessplace.core.display import register_svg
+from chessplace.core.display import register
 from chessplace.core.placement import Placement
 from chessplace.core.verification import attacked_squares, conflict_pairs
 from chessplace.forms.svg import render_svg
+from chessplace.forms.text import render_text
 
 
 def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: bool = False) -> str:
@@ -22,9 +23,11 @@ def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: b
     )
 
 
-def register() -> None:
-    """Placements draw themselves in Jupyter with their conflicts marked and regions coloured."""
-    register_svg(lambda placement: marked_svg(placement, conflicts=True))
+def register_drawings() -> None:
+    """Placements draw themselves: in Jupyter with their conflicts marked and regions
+    coloured, and as a text board when printed."""
+    register("svg", lambda placement: marked_svg(placement, conflicts=True))
+    register("text", render_text)
 
 
-register()
+register_drawings()
