@@ -98,8 +98,7 @@ ALLOWED: dict[str, set[str]] = {
     "making": CORE | {"api", "grids"},
     "certificates.writer": SOLVING | {"api", "certificates.checker"},
     "research": SOLVING | {"api", "certificates.checker", "certificates.writer", "export"},
-    "faces": SOLVING
-    | {"api", "making", "export", "certificates.checker", "certificates.writer"},
+    "faces": SOLVING | {"api", "making", "export", "certificates.checker", "certificates.writer"},
     "__main__": {"faces"},
 }
 """Which rooms each room may import besides itself."""
@@ -134,9 +133,7 @@ def test_no_room_imports_one_above_it() -> None:
 
 
 def test_the_top_level_holds_about_a_dozen_names() -> None:
-    names = {p.name for p in PACKAGE.iterdir() if not p.name.startswith(("_", "."))} - {
-        "py.typed"
-    }
+    names = {p.name for p in PACKAGE.iterdir() if not p.name.startswith(("_", "."))} - {"py.typed"}
     assert len(names) <= 14, sorted(names)
 
 

@@ -90,3 +90,16 @@ def test_cli_render_and_render_flags(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert png.read_bytes().startswith(b"\x89PNG")
     assert main(["render", "queens", "-n", "8", "-o", str(tmp_path / "x.gif")]) == 2
     capsys.readouterr()
+
+
+def test_show_attacks_on_two_armies_tints_what_the_other_army_attacks() -> None:
+    """Peaceable armies attack every square between them; the tint shows the squares
+    white may not stand on (attacked by black), not every square of the board."""
+    result = optimize(puzzles.peaceable_queens(SQUARE(5)))
+    assert result.placement is not None
+    from chessplace.core.verification import attacked_squares
+
+    svg = marked_svg(result.placement, show_attacks=True)
+    tinted = [e for e in ET.fromstring(svg).iter(f"{SVG}rect") if e.get("class") == "attacked"]
+    by_black = attacked_squares(result.placement, 1)
+    assert len(tinted) == len(by_black) < 25

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chessplace.core.board import Square
 from chessplace.core.display import register
 from chessplace.core.placement import Placement
 from chessplace.core.verification import attacked_squares, conflict_pairs
@@ -15,12 +16,21 @@ def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: b
     grid = placement.problem.regions
     return render_svg(
         placement,
-        tint=attacked_squares(placement) if show_attacks else (),
+        tint=_attacked_by_others(placement) if show_attacks else (),
         conflicts=conflict_pairs(placement.verify()) if conflicts else (),
         regions=None
         if grid is None
         else {s: grid.region_of(s) for s in placement.problem.board.squares()},
     )
+
+
+def _attacked_by_others(placement: Placement) -> set[Square]:
+    """What the tint shows: with one army, every square it attacks; with several, the
+    squares the first army (white) may not stand on: those the other armies attack."""
+    armies = range(len(placement.problem.armies))
+    if len(armies) == 1:
+        return attacked_squares(placement)
+    return set().union(*(attacked_squares(placement, army) for army in armies[1:]))
 
 
 def register_drawings() -> None:
