@@ -195,9 +195,9 @@ def test_sizes_whose_odd_files_would_stay_empty_are_refused(n: int, stars: int) 
     over the rows of 7×7 with 2 per row agrees."""
     from chessplace.core.regions import check_room
 
-    with pytest.raises(ValueError, match="odd-numbered files.*the smallest that can is"):
+    with pytest.raises(ValueError, match=r"odd-numbered files.*the smallest that can is"):
         check_room(n, stars)
-    with pytest.raises(ValueError, match="odd-numbered files.*the smallest that can is"):
+    with pytest.raises(ValueError, match=r"odd-numbered files.*the smallest that can is"):
         new_puzzle.generate(
             "star-battle" if stars > 1 else "queens-game", n, stars=stars if stars > 1 else None
         )
