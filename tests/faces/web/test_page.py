@@ -31,6 +31,7 @@ BROWSER_ARGS = [
     "--disable-sync",
 ]
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")

@@ -29,8 +29,8 @@ from chessplace.runtime.cluster import LOCAL_WORKERS_PER_CORE, dask_client, loca
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
+from tests.engines.test_line_engine import _stopping_after
 from tests.processes import alive, children
-from tests.test_linesearch import _stopping_after
 
 pytest.importorskip("distributed")
 

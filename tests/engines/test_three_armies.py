@@ -24,7 +24,7 @@ from chessplace.engines.registry import ENGINES, choose
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
-from tests.test_linesearch import _rank_file_image, _rank_files, _stopping_after
+from tests.engines.test_line_engine import _rank_file_image, _rank_files, _stopping_after
 
 SQUARE = Board.square
 

@@ -1,4 +1,4 @@
-"""The HTTP API through an in-process ASGI client (the page in Chromium: tests/test_page.py)."""
+"""The HTTP API through an in-process ASGI client (the page in Chromium: test_page.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import sys
 import time
 from collections.abc import Iterator
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from chessplace.faces.web.jobs.pool import Pool
 from chessplace.faces.web.limits import Limits
 from chessplace.faces.web.requests import Options
 from chessplace.runtime.control import Control
+from tests.paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +256,7 @@ def test_jobs_default_to_the_documented_time_limit(client: TestClient) -> None:
     job = client.post("/api/jobs", json={"task": "solve", "puzzle": "queens", "n": 8}).json()
     assert job["time_limit"] == 20.0
     assert _wait(client, job["id"], "done")["result"]["status"] == "feasible"
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "20 s by default" in readme
 
 

@@ -23,6 +23,7 @@ from chessplace.engines.registry import ENGINES
 from chessplace.runtime.control import Control, Progress
 from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
+from tests.paths import ROOT
 
 SQUARE = Board.square
 
@@ -318,7 +319,7 @@ def test_the_committed_checkpoints_still_name_this_search(name: str, board: Boar
     from chessplace.engines.lines.runner import geometry_digest
     from chessplace.runtime.journal import recorded_header
 
-    path = Path(__file__).parent.parent / "results" / "checkpoints" / f"{name}.jsonl"
+    path = ROOT / "results" / "checkpoints" / f"{name}.jsonl"
     header = recorded_header(path)
     assert header is not None
     assert header["geometry"] == geometry_digest(geometry(board, QUEEN))
