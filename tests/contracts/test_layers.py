@@ -11,6 +11,7 @@ and ``export``, ``engines``, ``api`` (the one door), ``making``, the
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import chessplace
@@ -147,3 +148,19 @@ def test_the_contract_catches_an_arrow_against_the_flow() -> None:
         "chessplace.core.placement -> chessplace.forms.svg",
         "chessplace.making.carving -> chessplace.engines.regions.engine",
     ]
+
+
+def _script_graph() -> dict[str, set[str]]:
+    """The web page's JavaScript modules and the modules each imports."""
+    static = PACKAGE / "faces" / "web" / "static"
+    pattern = re.compile(r'^import [^;]*? from "\./([\w.]+)";', re.M)
+    return {
+        path.name: set(pattern.findall(path.read_text(encoding="utf-8")))
+        for path in static.glob("*.js")
+    }
+
+
+def test_the_page_scripts_import_one_another_without_circles() -> None:
+    graph = _script_graph()
+    assert graph.get("app.js")
+    assert _cycle(graph) == []

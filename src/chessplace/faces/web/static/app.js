@@ -1,9 +1,10 @@
 // chessplace front end: plain JavaScript modules, no build step, nothing from outside the server.
 import { Board } from "./board.js";
-import { generateGrid, gridTyped, showHint } from "./grid.js";
-import { cancel, runJob } from "./jobs.js";
+import { on } from "./events.js";
+import { generateGrid, gridTyped, showHint, showRegionPicker } from "./grid.js";
+import { cancel, runJob, showFacts, updateButtons } from "./jobs.js";
 import { optionsChanged } from "./options.js";
-import { browse, copyLink, downloadImage, downloadJSON, readHash } from "./sharing.js";
+import { browse, copyLink, downloadImage, downloadJSON, readHash, writeHash } from "./sharing.js";
 import { $, TASKS, getJSON, say, state } from "./state.js";
 import { draw, onHover, onSquare, refresh } from "./verdict.js";
 
@@ -62,6 +63,12 @@ function optionsChangedKeepingPieces() {
     say("options-note", "Some squares in the link are off this board and were left out.", "note");
   }
 }
+
+// Who reacts to what the lower modules announce.
+on("options-changed", () => { showFacts(null); refresh(); });
+on("drawn", showRegionPicker);
+on("refreshing", writeHash);
+on("checked", updateButtons);
 
 async function start() {
   try {

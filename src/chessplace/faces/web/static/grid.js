@@ -1,21 +1,12 @@
 // A region puzzle's grid: typed, painted or generated, and hints for the next piece.
 import { showFacts, updateButtons } from "./jobs.js";
 import { optionsChanged, problemOptions } from "./options.js";
+import { regionLabels } from "./regions.js";
 import { $, post, regional, say, spec, state, whole } from "./state.js";
 import { draw, placed, refresh } from "./verdict.js";
 
 // Keep the grid and the size field agreeing: a new size starts from stripes (one region
 // per row, a valid grid to paint on).
-export function fitGrid() {
-  const n = whole("rows");
-  $("cols").value = n;
-  if (!state.grid || state.grid.length !== n) {
-    const labels = state.catalog.region_labels;
-    state.grid = Array.from({ length: n }, (_, row) => labels[row % labels.length].repeat(n));
-  }
-  $("grid-text").value = state.grid.join("\n");
-}
-
 // The grid typed or pasted: one row per line (or a JSON list of strings); the server
 // says what is wrong with it.
 export function gridTyped() {
@@ -36,27 +27,6 @@ export function gridTyped() {
 
 // Region number and label of every square, [rank][file]: regions numbered in the order
 // their first square is read from the top row, as the SVG export colours them.
-export function regionView() {
-  const grid = state.grid;
-  const order = regionLabels();
-  const numbers = [];
-  const labels = [];
-  for (let rank = 0; rank < grid.length; rank++) {
-    const row = grid[grid.length - 1 - rank];
-    labels.push([...row]);
-    numbers.push([...row].map((label) => order.indexOf(label)));
-  }
-  return { numbers, labels };
-}
-
-// The labels in the grid in reading order, then unused ones up to n for the palette.
-function regionLabels(palette = false) {
-  const seen = [...new Set(state.grid.join(""))];
-  if (!palette) return seen;
-  const spare = [...state.catalog.region_labels].filter((label) => !seen.includes(label));
-  return [...seen, ...spare.slice(0, Math.max(0, state.grid.length - seen.length))];
-}
-
 export function showRegionPicker() {
   const picker = $("region-picker");
   const painting = regional() && $("paint").checked;

@@ -1,8 +1,6 @@
 // The options: what they ask of the server, their bounds, which fields show.
-import { fitGrid } from "./grid.js";
-import { showFacts } from "./jobs.js";
+import { emit } from "./events.js";
 import { $, NUMBERS, armyCount, regional, spec, state, whole } from "./state.js";
-import { refresh } from "./verdict.js";
 
 // The problem as the API's JSON options (only what is set).
 export function problemOptions() {
@@ -83,7 +81,18 @@ export function optionsChanged() {
   state.army = Math.min(state.army, armies - 1);
   state.offset = null;
   state.result = null;
-  showFacts(null);
   $("position").textContent = "–";
-  refresh();
+  emit("options-changed");
+}
+
+// A Queens game or Star Battle grid is square: the files follow the ranks, and a grid
+// of another size starts again from one region per row.
+function fitGrid() {
+  const n = whole("rows");
+  $("cols").value = n;
+  if (!state.grid || state.grid.length !== n) {
+    const labels = state.catalog.region_labels;
+    state.grid = Array.from({ length: n }, (_, row) => labels[row % labels.length].repeat(n));
+  }
+  $("grid-text").value = state.grid.join("\n");
 }

@@ -1,9 +1,8 @@
 // The board and its verdict: drawing, placing pieces, the server's check.
 import { fileName, parseSquare, pieceLook } from "./board.js";
-import { regionView, showRegionPicker } from "./grid.js";
-import { updateButtons } from "./jobs.js";
+import { emit } from "./events.js";
 import { problemOptions } from "./options.js";
-import { writeHash } from "./sharing.js";
+import { regionView } from "./regions.js";
 import { $, armyCount, post, regional, say, side, spec, state, whole } from "./state.js";
 
 function pieceOf(army) {
@@ -25,7 +24,7 @@ export function draw() {
     conflicts: verdict ? verdict.conflicts.map(squares).filter((pair) => pair.length === 2) : [],
     regions: regional() ? regionView() : null,
   });
-  showRegionPicker();
+  emit("drawn");
 }
 
 // The squares tinted when asked: those the pieces attack or, with several armies, those
@@ -56,7 +55,7 @@ export function placed() {
 
 // Redraw at once, then check the placement (and the options) with the server.
 export async function refresh() {
-  writeHash();
+  emit("refreshing");
   const piece = spec().takes_piece ? ` of ${$("piece").value.trim()}` : "";
   const stars = spec().takes_stars ? ` · ${whole("stars")} per row` : "";
   $("board-title").textContent = `${$("puzzle").value}${piece} · ${whole("rows")}×${whole("cols")}${stars}`;
@@ -82,7 +81,7 @@ export async function refresh() {
   draw();
   showArmies();
   showVerdict();
-  updateButtons();
+  emit("checked");
 }
 
 function showVerdict() {
