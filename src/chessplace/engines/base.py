@@ -79,6 +79,16 @@ class Engine:
             )
         return None
 
+    def declines(self, problem: Problem, task: Task) -> str | None:
+        """Why this engine is not chosen for ``problem`` unless named (it would not
+        pay, or the hardware it needs is missing), ``None`` if it may be; the
+        registry passes over it without a word, so runs elsewhere read as before."""
+        return None
+
+    def describe(self) -> str:
+        """The summary, with what the engine found on this machine where that matters."""
+        return self.summary
+
     def solve(self, problem: Problem, control: Control) -> Result:
         raise Unsupported(f"{self.name} does not solve")
 
