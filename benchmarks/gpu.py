@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from chessplace.reference import known
+from chessplace.data.reference import known
 
 SOURCES = ("n_queens_cuda.cu", "n_queens.cpp", "utils.cpp", "main.cpp")
 YGCH_ROWS = 6

@@ -38,8 +38,17 @@ from chessplace.certificates.checker.formula import (
 )
 from chessplace.certificates.checker.spec import MAX_CERTIFIED_SIDE, ArmySpec, Spec
 from chessplace.certificates.writer.cubes import cover_proof, tree_cubes
-from chessplace.certificates.writer.directory import current_umask, put_in_place, unusable_directory
-from chessplace.certificates.writer.proving import PROOF_SOLVER, Job, StoppedProving, prove_all
+from chessplace.certificates.writer.directory import (
+    current_umask,
+    put_in_place,
+    unusable_directory,
+)
+from chessplace.certificates.writer.proving import (
+    PROOF_SOLVER,
+    Job,
+    StoppedProving,
+    prove_all,
+)
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense

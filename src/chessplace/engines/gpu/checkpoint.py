@@ -1,4 +1,4 @@
-"""The GPU count's checkpoint: a journal (:mod:`chessplace.journal`) with one record per
+"""The GPU count's checkpoint: a journal (:mod:`chessplace.runtime.journal`) with one record per
 finished slice, named by its range of prefixes ``start-end``, with its solutions and
 classes (the records of the bitboard counter's checkpoint)."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from chessplace.engines.bitboard.checkpoint import Finished
-from chessplace.journal import Journal, Schema, natural
+from chessplace.runtime.journal import Journal, Schema, natural
 
 
 def slice_key(start: int, end: int) -> str:

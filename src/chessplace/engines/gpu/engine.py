@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chessplace.control import Control
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.bitboard.codegen import Shape
 from chessplace.engines.bitboard.engine import BitboardEngine
 from chessplace.engines.gpu.prefixes import ENOUGH_PREFIXES
-from chessplace.problem import Problem
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 PAYS_FROM = 16
 """The smallest board side on which the GPU is chosen unasked: below it the bitboard

@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from chessplace.control import Control
 from chessplace.engines.gpu.checkpoint import finished_ranges, slice_journal, slice_key
 from chessplace.engines.gpu.codegen import Launch
 from chessplace.engines.gpu.kernel import Counted, Running, processors, stop_flag, to_device
 from chessplace.engines.gpu.prefixes import Plan
-from chessplace.journal import Journal
+from chessplace.runtime.control import Control
+from chessplace.runtime.journal import Journal
 
 SLICE_SECONDS = 1.0
 """Work per slice: a checkpoint record and a progress report about this often."""

@@ -27,7 +27,10 @@ def certify(
     answer that is not proven gets a one-line note instead. The certificate gets
     what is left of ``--time-limit`` (counted from ``started``, a monotonic time)
     and stops at Ctrl-C or SIGTERM, leaving no certificate behind."""
-    from chessplace.certificates.writer.certificate import CannotCertify, write_certificate
+    from chessplace.certificates.writer.certificate import (
+        CannotCertify,
+        write_certificate,
+    )
     from chessplace.certificates.writer.proving import StoppedProving
 
     command = shlex.join(["chessplace", *sys.argv[1:]])

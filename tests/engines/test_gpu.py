@@ -17,24 +17,26 @@ from typing import Any
 
 import pytest
 
-from chessplace import api, puzzles, reference
-from chessplace.board import Board
-from chessplace.cli import main
+from chessplace import api, puzzles
+from chessplace.core.board import Board
+from chessplace.core.pieces import piece_from_text
+from chessplace.core.problem import Army, Problem
+from chessplace.core.result import Status
+from chessplace.data import reference
 from chessplace.engines.base import Task
 from chessplace.engines.gpu.devices import SIMULATOR, probe
 from chessplace.engines.gpu.engine import GpuEngine
-from chessplace.pieces import piece_from_text
-from chessplace.problem import Army, Problem
-from chessplace.result import Status
+from chessplace.faces.cli import main
+from tests.paths import ROOT
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = ROOT / "src"
 
 _COUNTS = """
 import json, sys
 from chessplace import api, puzzles
-from chessplace.board import Board
-from chessplace.pieces import piece_from_text
-from chessplace.problem import Army, Problem
+from chessplace.core.board import Board
+from chessplace.core.pieces import piece_from_text
+from chessplace.core.problem import Army, Problem
 out = []
 for betza, n, prefixes in json.loads(sys.argv[1]):
     piece = piece_from_text(betza)
@@ -48,8 +50,8 @@ _STOP_AND_RESUME = """
 import json, sys
 from pathlib import Path
 from chessplace import api, puzzles
-from chessplace.board import Board
-from chessplace.control import Control
+from chessplace.core.board import Board
+from chessplace.runtime.control import Control
 checkpoint = Path(sys.argv[1])
 problem = puzzles.queens(Board.square(10))
 def stop_at_first_slice(progress):
