@@ -111,9 +111,12 @@ def run_chessplace(puzzle: str, n: int, cap: float, extra: tuple[str, ...] = ())
     except subprocess.TimeoutExpired:
         return {"status": "cut", "wall": cap}
     wall = time.perf_counter() - started
-    if done.returncode not in (0, 1):
+    try:
+        answer = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        answer = None
+    if done.returncode not in (0, 1) or not isinstance(answer, dict):
         return {"status": f"failed ({done.returncode})", "wall": wall, "tail": done.stderr[-600:]}
-    answer = json.loads(done.stdout)
     return {
         "status": answer["status"],
         "count": answer.get("count"),
