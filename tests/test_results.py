@@ -72,6 +72,33 @@ def six_by_six_optima(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return listing
 
 
+RECORDS = CLASS_FILES + TERM_FILES
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}-{p.stem}" for p in RECORDS])
+def test_every_record_names_the_revision_that_produced_it(path: Path) -> None:
+    revision = json.loads(path.read_text())["revision"]
+    if "commit" in revision:
+        assert re.fullmatch("[0-9a-f]{40}", revision["commit"]) and revision["source"]
+    else:
+        assert revision["version"] and revision["source"]
+
+
+def test_a_new_record_carries_the_current_revision(six_by_six_optima: Path) -> None:
+    from chessplace.research import revision
+
+    assert json.loads(six_by_six_optima.read_text())["revision"] == revision.current()
+
+
+def test_outside_a_checkout_the_revision_is_the_package_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chessplace.research import revision
+
+    monkeypatch.setattr(revision, "PACKAGE", tmp_path)
+    assert revision.current()["source"] == "the package version (not a git checkout)"
+
+
 @pytest.mark.parametrize(
     "cubes", [["--cube-lines", "2"], ["--tree-depth", "4"]], ids=["lines", "tree"]
 )

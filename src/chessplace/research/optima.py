@@ -26,6 +26,7 @@ from chessplace.control import Control
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.optima import board_images, enumerate_optima
 from chessplace.engines.lines.runner import LineSearch
+from chessplace.research import revision
 from chessplace.research.commands import prog
 
 
@@ -71,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cpu_seconds": round(cpu, 2),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
+        "revision": revision.current(),
         "command": f"chessplace count peaceable-queens -n {args.n} --optimal --unique",
         "classes": classes,
     }

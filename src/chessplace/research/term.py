@@ -25,6 +25,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from chessplace.research import revision
 from chessplace.research.commands import prog
 
 CHESSPLACE = [sys.executable, "-m", "chessplace"]
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cpu_seconds": round(cpu, 1),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
+        "revision": revision.current(),
         "verify": verdict,
         "answer": answer,
     }
