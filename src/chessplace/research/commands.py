@@ -24,6 +24,7 @@ COMMANDS = {
     "crosscheck-search": ("crosscheck_search", "check an optimum by the independent C search"),
     "crosscheck-count": ("crosscheck_count", "check a list of optimal classes by counting in C"),
     "reprove-certificate": ("reprove_certificate", "prove a certificate's cubes again, checked"),
+    "tables": ("tables", "write results/README.md's tables from the records"),
 }
 """Each command's module (in this package) and what it does, in the order listed."""
 
