@@ -1,7 +1,8 @@
 """The revision of the code that produces a record, written into every term record.
 
 In a git checkout of the package it is the commit (``git rev-parse HEAD``) and
-whether tracked files differed from it; otherwise the installed package's
+whether the package's tracked files differed from it (data beside it, such as
+the record being written, does not count); otherwise the installed package's
 version. Records made before this field existed carry the commit that added
 them to the repository instead, with ``"source": "the commit that recorded it"``
 (the code that ran is that commit or an earlier one).
@@ -25,7 +26,7 @@ def current() -> dict[str, object]:
     commit = _git("rev-parse", "HEAD") if tracked else None
     if commit is None:
         return {"version": _version(), "source": "the package version (not a git checkout)"}
-    changes = _git("status", "--porcelain", "--untracked-files=no")
+    changes = _git("status", "--porcelain", "--untracked-files=no", "--", ".")
     return {"commit": commit, "source": "git rev-parse HEAD", "dirty": bool(changes)}
 
 
