@@ -1,4 +1,4 @@
-"""results/README.md's tables are made from the records (python -m chessplace.research tables)."""
+"""results/' tables and b-files are made from the records (python -m chessplace.research tables)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,18 @@ from chessplace.research.records import SEQUENCES
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
-def test_every_table_of_the_results_readme_is_made_from_the_records() -> None:
-    readme = (RESULTS / "README.md").read_text(encoding="utf-8")
-    assert len(tables.BLOCK.findall(readme)) == len(tables.TABLES)
-    assert tables.rendered(readme, RESULTS) == readme
+PAGES = [RESULTS / "README.md", *sorted(RESULTS.glob("*/oeis.md"))]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(RESULTS)) for p in PAGES])
+def test_every_table_is_made_from_the_records(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    assert tables.rendered(text, RESULTS) == text
+
+
+def test_every_table_is_on_a_page_once() -> None:
+    names = [m["name"] for page in PAGES for m in tables.BLOCK.finditer(page.read_text())]
+    assert sorted(names) == sorted(tables.TABLES)
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""Write results/README.md's tables from the records.
+"""Write results/README.md's tables (and each ``oeis.md``'s b-file) from the records.
 
     python -m chessplace.research tables [--results results] [--check]
 
-Each table of the README sits between ``<!-- table NAME -->`` and ``<!-- end -->``
-and is made here from the term records (``nN.json``), each sequence's
-``sequence.json`` and the checks' journals (:mod:`chessplace.research.records`);
-nothing in a table is typed by hand. Without ``--check`` the README is rewritten
+Each table sits between ``<!-- table NAME -->`` and ``<!-- end -->`` and is made
+here from the term records (``nN.json``), each sequence's ``sequence.json``, the
+reference table of OEIS terms and the checks' journals (:mod:`chessplace.research.records`);
+nothing in a table is typed by hand. Without ``--check`` the pages are rewritten
 in place; with it, exit 1 when a table differs from its records (the tests run it).
 """
 
@@ -15,9 +15,11 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from chessplace.reference import terms
 from chessplace.research.commands import prog
 from chessplace.research.records import SEQUENCES, about, figures, term_records
 
@@ -162,6 +164,17 @@ def glance_table(results: Path) -> str:
     return _table(head, rows)
 
 
+def bfile(results: Path, sequence: str) -> str:
+    """A sequence's b-file lines ("n a(n)"): the terms of the reference table (the OEIS
+    entry's) with the records' after them; ``ValueError`` where the two disagree."""
+    values = dict(terms(sequence.upper()))
+    for n, record in term_records(results / sequence).items():
+        value = record["classes_count"] if "classes_count" in record else record["value"]
+        if values.setdefault(n, value) != value:
+            raise ValueError(f"{sequence}/n{n}.json says {value}, the OEIS entry {values[n]}")
+    return "```\n" + "".join(f"{n} {values[n]}\n" for n in sorted(values)) + "```\n"
+
+
 def _span(values: list[int]) -> str:
     """1, 2, 3, 5 as "1..3, 5"; nothing as "none"."""
     if not values:
@@ -182,12 +195,13 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "a279405": lambda results: terms_table(results, "a279405"),
     "a308632": lambda results: terms_table(results, "a308632"),
     "checks": checks_table,
+    **{f"bfile-{s}": partial(bfile, sequence=s) for s in SEQUENCES},
 }
-"""Each table's name in the README and what makes it."""
+"""Each table's name (in the README, or a sequence's ``oeis.md``) and what makes it."""
 
 
 def rendered(readme: str, results: Path) -> str:
-    """The README with every table made again from the records; ``ValueError`` for a
+    """A page with every table made again from the records; ``ValueError`` for a
     marker that names no table."""
 
     def fill(match: re.Match[str]) -> str:
@@ -205,19 +219,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=Path("results"), help="the folder")
     parser.add_argument("--check", action="store_true", help="exit 1 when a table is stale")
     args = parser.parse_args(argv)
-    readme = args.results / "README.md"
+    pages = [args.results / "README.md", *sorted(args.results.glob("*/oeis.md"))]
     try:
-        text = readme.read_text(encoding="utf-8")
-        fresh = rendered(text, args.results)
+        texts = {page: page.read_text(encoding="utf-8") for page in pages}
+        fresh = {page: rendered(text, args.results) for page, text in texts.items()}
     except (OSError, ValueError, KeyError) as error:
         print(f"tables: {error}", file=sys.stderr)
         return 2
+    stale = [page for page in pages if fresh[page] != texts[page]]
     if args.check:
-        if fresh != text:
-            print(f"tables: {readme} differs from its records; run `{prog('tables')}`")
-            return 1
-        print(f"{readme}: every table matches its records")
-        return 0
-    readme.write_text(fresh, encoding="utf-8")
-    print(f"{readme}: {len(BLOCK.findall(fresh))} tables written from the records")
+        for page in stale:
+            print(f"tables: {page} differs from its records; run `{prog('tables')}`")
+        return 1 if stale else 0
+    for page in stale:
+        page.write_text(fresh[page], encoding="utf-8")
+    print(f"{len(stale)} of {len(pages)} pages written from the records")
     return 0
