@@ -21,12 +21,12 @@ import time
 from pathlib import Path
 
 from chessplace import Board, optimize, puzzles
-from chessplace.certificates import cubes
-from chessplace.certificates.check import check_certificate
-from chessplace.certificates.writer import write_certificate
-from chessplace.problem import Problem
-from chessplace.reference import known
-from chessplace.result import Result
+from chessplace.certificates.checker.verdict import check_certificate
+from chessplace.certificates.writer import cubes
+from chessplace.certificates.writer.certificate import write_certificate
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result
+from chessplace.data.reference import known
 
 CASES = [
     ("peaceable-queens", puzzles.peaceable_queens, "A250000", 6),

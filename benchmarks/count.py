@@ -25,10 +25,11 @@ from typing import Any, TypeVar
 
 import psutil
 
-from chessplace import Board, count, pieces, puzzles
+from chessplace import Board, count, puzzles
+from chessplace.core import pieces
+from chessplace.data.reference import known
+from chessplace.data.reference import terms as terms_of
 from chessplace.engines.bitboard.kernel import compiled, shape_of
-from chessplace.reference import known
-from chessplace.reference import terms as terms_of
 from plotting import log_plot
 
 HERE = Path(__file__).resolve().parent

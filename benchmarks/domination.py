@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 from chessplace import Board, puzzles
-from chessplace.control import Control
+from chessplace.data.reference import known
+from chessplace.encodings.formulas import formula_for
 from chessplace.engines.sat import SatEngine
-from chessplace.models.formulas import formula_for
-from chessplace.reference import known
+from chessplace.runtime.control import Control
 from plotting import log_plot
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -34,10 +34,10 @@ def worker(text: str, sample: int) -> None:
     import numpy as np
 
     from chessplace import Board
+    from chessplace.core.pieces import QUEEN
     from chessplace.engines.lines import kernel
     from chessplace.engines.lines.geometry import geometry
     from chessplace.engines.lines.runner import LineSearch
-    from chessplace.pieces import QUEEN
     from line_order import case, chunks, timed
 
     for colours in (2, 3):  # compile both kernels first

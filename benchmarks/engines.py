@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 
 from chessplace import Board, Problem, optimize, puzzles
-from chessplace.reference import known
+from chessplace.data.reference import known
 from plotting import log_plot
 
 ENGINES = ("cpsat", "sat")

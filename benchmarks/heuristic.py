@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from chessplace import Board, optimize, puzzles, solve
-from chessplace.reference import known
+from chessplace.data.reference import known
 from plotting import log_plot
 
 

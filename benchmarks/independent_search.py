@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from chessplace.reference import known
+from chessplace.data.reference import known
 from chessplace.research.c_search import compiled
 
 ROOT = Path(__file__).resolve().parent.parent

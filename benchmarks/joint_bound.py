@@ -28,11 +28,11 @@ import time
 import numpy as np
 from numba import njit
 
-from chessplace.board import Board
+from chessplace.core.board import Board
+from chessplace.core.pieces import QUEEN
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry, geometry
-from chessplace.pieces import QUEEN
 
 SCALE = 64
 """λ runs over p / SCALE for p = 0 .. SCALE."""

@@ -27,13 +27,13 @@ from pathlib import Path
 import numpy as np
 
 from chessplace import Board
+from chessplace.core.pieces import QUEEN
+from chessplace.data.reference import known
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.checkpoint import recorded_depth, search_journal
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.engines.lines.runner import LineSearch, geometry_digest
-from chessplace.pieces import QUEEN
-from chessplace.reference import known
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BEYOND = {

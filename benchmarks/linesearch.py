@@ -22,8 +22,8 @@ import sys
 import time
 
 from chessplace import Board, Status, optimize, puzzles
-from chessplace.control import Control, Progress
-from chessplace.reference import known
+from chessplace.data.reference import known
+from chessplace.runtime.control import Control, Progress
 from plotting import log_plot
 
 STYLES = {"lines": "o-", "sat": "s--"}

@@ -23,7 +23,7 @@ import sys
 import time
 
 from chessplace import Board, optimize, puzzles, solve
-from chessplace.reference import known
+from chessplace.data.reference import known
 from plotting import log_plot
 
 PROB_SECONDS = {5: 0.18, 6: 1.16, 7: 21.2, 8: 780.0}

@@ -31,10 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chessplace import Board, Problem, Status, optimize, puzzles
+from chessplace.core.pieces import piece_from_text
+from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.registry import NoSolver, choose
-from chessplace.pieces import piece_from_text
-from chessplace.reference import known
 from plotting import log_plot
 
 ENGINES = ("construction", "lines", "sat", "cpsat", "portfolio")

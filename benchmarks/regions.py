@@ -10,7 +10,7 @@ Battle also at the difficulty without reshaping (grids the rules do not solve at
 grade passed over, as before reshaping), which ``--large`` runs on 14×14 3-star too.
 
 ``--carve`` times plain generation with carve's uniqueness test as it is (is the
-square changed used by some placement? :func:`chessplace.carving.adds_solution`)
+square changed used by some placement? :func:`chessplace.making.carving.adds_solution`)
 against the baseline that counts the whole grid up to two after each change (carve
 before session 12; setting joins aside and the 2×2-box cut of the region search are
 in both), on the same seeds in one process.
@@ -33,7 +33,9 @@ from types import ModuleType
 from typing import Any
 
 from chessplace import api
-from chessplace.problem import Problem
+from chessplace.core.problem import Problem
+from chessplace.grids.explain import explain
+from chessplace.making import new_puzzle
 
 SOLVE_CASES = (
     ("queens-game", 10, None, 0.02),
@@ -72,8 +74,8 @@ def counting_carve() -> AbstractContextManager[None]:
     """Carve and even out testing each change by counting the whole grid up to two, as
     before session 12 (joins that add a solution or run out of budget are set aside
     in both, as carve does now)."""
-    from chessplace import carving
     from chessplace.engines.regions.engine import RegionRun
+    from chessplace.making import carving
 
     def counted(region: Any, k: int, allowed: Any, square: Any) -> bool | None:
         run = RegionRun(region, k, keep=1, allowed=allowed)
@@ -127,11 +129,11 @@ def main() -> None:
         return
     quick = arguments.quick
     runs, seeds = (3, 2) if quick else (7, 5)
-    api.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
+    new_puzzle.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
     print("solve and prove unique (median s)")
     print(f"{'puzzle':<14}{'n':>4}{'k':>3}  {'regions':>9}  {'cpsat':>9}  {'target':>7}")
     for puzzle, n, stars, target in SOLVE_CASES:
-        made = api.generate(puzzle, n, stars=stars, seed=1, time_limit=GENERATE_SECONDS)
+        made = new_puzzle.generate(puzzle, n, stars=stars, seed=1, time_limit=GENERATE_SECONDS)
         if made.placement is None:
             print(f"{puzzle:<14}{n:>4}{stars or 1:>3}  no grid generated in {GENERATE_SECONDS:g} s")
             continue
@@ -146,7 +148,7 @@ def main() -> None:
         seconds = []
         for seed in range(seeds):
             started = time.perf_counter()
-            api.generate(puzzle, n, stars=stars, seed=seed)
+            new_puzzle.generate(puzzle, n, stars=stars, seed=seed)
             seconds.append(time.perf_counter() - started)
         print(
             f"{puzzle:<14}{n:>4}{stars or 1:>3}  {statistics.median(seconds):>8.3f}  "
@@ -159,7 +161,7 @@ def main() -> None:
 def carve_against_counting(seeds: int, large: bool) -> None:
     """Plain generation per seed, carve testing each change as it does and by counting
     the grid (the baseline); both must make a grid within the time limit."""
-    api.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
+    new_puzzle.generate("queens-game", 6, seed=0)  # warm-up: load the compiled search
     print("generate a unique grid: carve's test against counting (s per seed)")
     print(f"{'puzzle':<14}{'n':>4}{'k':>3}  {'seed':>4}  {'used':>8}  {'counting':>9}")
     totals = [0.0, 0.0]
@@ -169,7 +171,7 @@ def carve_against_counting(seeds: int, large: bool) -> None:
             for baseline in (False, True):
                 started = time.perf_counter()
                 with counting_carve() if baseline else nullcontext():
-                    made = api.generate(puzzle, n, stars=stars, seed=seed, time_limit=600)
+                    made = new_puzzle.generate(puzzle, n, stars=stars, seed=seed, time_limit=600)
                 seconds.append(time.perf_counter() - started)
                 totals[baseline] += seconds[-1]
                 assert made.placement is not None, (puzzle, n, seed, baseline)
@@ -192,14 +194,14 @@ def graded(seeds: int, cases: tuple[tuple[str, int, int | None, str], ...]) -> N
         at_grade, plain, grading, before = [], [], [], []
         for seed in range(seeds):
             started = time.perf_counter()
-            made = api.generate(puzzle, n, stars=stars, seed=seed, difficulty=grade)
+            made = new_puzzle.generate(puzzle, n, stars=stars, seed=seed, difficulty=grade)
             at_grade.append(time.perf_counter() - started)
             started = time.perf_counter()
-            api.generate(puzzle, n, stars=stars, seed=seed)
+            new_puzzle.generate(puzzle, n, stars=stars, seed=seed)
             plain.append(time.perf_counter() - started)
             assert made.placement is not None
             started = time.perf_counter()
-            found = api.explain(made.placement.problem)
+            found = explain(made.placement.problem)
             grading.append(time.perf_counter() - started)
             assert found.solved and found.grade == grade
             if stars is not None:
@@ -215,7 +217,7 @@ def unreshaped(puzzle: str, n: int, stars: int, seed: int, grade: str) -> float:
     """Seconds to generate at ``grade`` without reshaping (infinity past the limit)."""
     started = time.perf_counter()
     with without_reshaping():
-        made = api.generate(
+        made = new_puzzle.generate(
             puzzle, n, stars=stars, seed=seed, difficulty=grade, time_limit=UNRESHAPED_SECONDS
         )
     return time.perf_counter() - started if made.placement is not None else float("inf")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from chessplace.placement import Placement
-from chessplace.result import Result
+from chessplace.core.placement import Placement
+from chessplace.core.result import Result
 
 # No property test fails for one slow example: CI's two cores are shared with the
 # engines' child processes, and a stall of a fraction of a second is no defect.
@@ -38,7 +38,7 @@ def assert_valid(result: Result) -> Placement:
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A certificate of a(5) = 4 (one proof, no cubes), written once per module."""
-    from chessplace.cli import main
+    from chessplace.faces.cli import main
 
     directory = tmp_path_factory.mktemp("a5")
     assert main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)]) == 0

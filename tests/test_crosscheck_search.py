@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from chessplace.reference import known
+from chessplace.data.reference import known
 from tests.processes import alive, children, running
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from chessplace.certificates.formula import (
+from chessplace.certificates.checker.formula import (
     claim_bounds,
     refutation_comments,
     refutation_formula,
 )
-from chessplace.certificates.spec import Spec
-from chessplace.certificates.symmetries import confirmed_symmetries
+from chessplace.certificates.checker.spec import Spec
+from chessplace.certificates.writer.symmetries import confirmed_symmetries
 
 pytest.importorskip("pysat")
 pytest.importorskip("dratify")

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from chessplace import Board, puzzles
-from chessplace.board import parse_square
-from chessplace.jsonio import placement_from_data
-from chessplace.placement import Placement
-from chessplace.reference import known
+from chessplace.core.board import parse_square
+from chessplace.core.placement import Placement
+from chessplace.data.reference import known
+from chessplace.forms.jsonio import placement_from_data
 from tests.processes import alive, children, running
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -300,8 +300,8 @@ def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> Non
     """A word marked over its budget by an earlier run that the engine's tree cut short
     (no deeper leaves) is split into every labelling of the next lines, and the
     pending cubes at the deepest cut are split once, not their pieces again."""
-    from chessplace.journal import Journal, recorded_header
     from chessplace.research.cube_solving import refuted_schema
+    from chessplace.runtime.journal import Journal, recorded_header
 
     script = [*RESEARCH, "crosscheck-bound"]
     first = tmp_path / "first.jsonl"
@@ -535,10 +535,10 @@ def test_the_published_certificate_cubes_partition_the_labellings() -> None:
     """The A308632(12) certificate's manifest (its proofs are not in the repository):
     its cubes are the line engine's tree for 22 black beside 21 white, cut at 12
     labels, and they cover every labelling of those lines exactly once."""
-    from chessplace.certificates.cubes import tree_cubes
-    from chessplace.certificates.formula import lex_order
-    from chessplace.certificates.writer import spec_of
-    from chessplace.control import Control
+    from chessplace.certificates.checker.formula import lex_order
+    from chessplace.certificates.writer.certificate import spec_of
+    from chessplace.certificates.writer.cubes import tree_cubes
+    from chessplace.runtime.control import Control
 
     manifest = json.loads((RESULTS / "a308632" / "n12-certificate.json").read_text())
     assert manifest["claim"] == {"kind": "optimum", "value": 21}

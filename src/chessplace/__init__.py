@@ -41,57 +41,65 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
+_MODULES = {"api": "api", "puzzles": "core.puzzles"}
+"""Public names that are modules of the package."""
+
 _HOMES = {
-    "api": "",
-    "puzzles": "",
-    "Board": "board",
-    "Square": "board",
-    "parse_square": "board",
-    "square_name": "board",
-    "Control": "control",
-    "Progress": "control",
-    "Piece": "pieces",
-    "piece_from_text": "pieces",
-    "Placement": "placement",
-    "Army": "problem",
-    "Problem": "problem",
-    "Sense": "problem",
-    "Result": "result",
-    "Status": "result",
-    "Attack": "violations",
-    "PlacedPiece": "violations",
-    "RuleBreak": "violations",
+    "Board": "core.board",
+    "Square": "core.board",
+    "parse_square": "core.board",
+    "square_name": "core.board",
+    "Control": "runtime.control",
+    "Progress": "runtime.control",
+    "Piece": "core.pieces",
+    "piece_from_text": "core.pieces",
+    "Placement": "core.placement",
+    "Army": "core.problem",
+    "Problem": "core.problem",
+    "Sense": "core.problem",
+    "Result": "core.result",
+    "Status": "core.result",
+    "Attack": "core.violations",
+    "PlacedPiece": "core.violations",
+    "RuleBreak": "core.violations",
     "InvalidAnswer": "api",
     "count": "api",
     "optimize": "api",
     "solutions": "api",
     "solve": "api",
 }
-"""Where each public name lives: a module of the package ("" when it is one)."""
+"""The module each public name lives in."""
+
+_DRAWN = {"Placement", "Result", "api", "count", "optimize", "puzzles", "solutions", "solve"}
+"""Names that give placements: loading one registers how placements draw themselves."""
 
 if TYPE_CHECKING:
     from chessplace import api as api
-    from chessplace import puzzles
     from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
-    from chessplace.board import Board, Square, parse_square, square_name
-    from chessplace.control import Control, Progress
-    from chessplace.pieces import Piece, piece_from_text
-    from chessplace.placement import Placement
-    from chessplace.problem import Army, Problem, Sense
-    from chessplace.result import Result, Status
-    from chessplace.violations import Attack, PlacedPiece, RuleBreak
+    from chessplace.core import puzzles
+    from chessplace.core.board import Board, Square, parse_square, square_name
+    from chessplace.core.pieces import Piece, piece_from_text
+    from chessplace.core.placement import Placement
+    from chessplace.core.problem import Army, Problem, Sense
+    from chessplace.core.result import Result, Status
+    from chessplace.core.violations import Attack, PlacedPiece, RuleBreak
+    from chessplace.runtime.control import Control, Progress
 
 
 def __getattr__(name: str) -> Any:
     """Load a public name's module on first use (the engines only with ``chessplace.api``)."""
-    if name not in _HOMES:
+    if name in _MODULES:
+        value = importlib.import_module(f"chessplace.{_MODULES[name]}")
+    elif name in _HOMES:
+        value = getattr(importlib.import_module(f"chessplace.{_HOMES[name]}"), name)
+    else:
         raise AttributeError(f"module 'chessplace' has no attribute {name!r}")
-    home = _HOMES[name]
-    module = importlib.import_module(f"chessplace.{home or name}")
-    value = module if not home else getattr(module, name)
+    if name in _DRAWN:
+        importlib.import_module("chessplace.forms.drawing")
     globals()[name] = value  # found at once from now on
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    """The public names (not the helpers this module imports)."""
+    return sorted([*__all__, "__version__"])

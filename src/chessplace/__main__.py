@@ -2,6 +2,6 @@
 
 import sys
 
-from chessplace.cli import main
+from chessplace.faces.cli import main
 
 sys.exit(main())

@@ -12,23 +12,22 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import cache
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chessplace.board import square_name
-from chessplace.carving import GenerationStopped
-from chessplace.control import Control
-from chessplace.deduction import GRADES, GUESSING, Explanation, State, explain_from
+from chessplace.core.board import Square
+from chessplace.core.errors import BadRequest
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
-from chessplace.generate import generate_grid
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.puzzles import REGION_PUZZLES, region_puzzle
-from chessplace.reshaping import reshaper
-from chessplace.result import Result, Status
+from chessplace.grids.deduction import explain_from
+from chessplace.runtime.control import Control
+
+if TYPE_CHECKING:
+    import numpy as np
 
 GRADED_SIDE = 30
 """The largest region grid ``solve`` grades: the rules take 0.2 s on 30×30 stripes
@@ -36,10 +35,6 @@ and 3 s on 62×62 (their confined rule tries combinations of units)."""
 GRADING_SECONDS = 5.0
 """The longest ``solve`` spends grading its answer (a grid that needs guessing has
 every square tried by the ``short chain`` rule); past it the answer has no grade."""
-
-
-class BadRequest(ValueError):
-    """The task's rules refuse the request; the message is one line for the user."""
 
 
 class InvalidAnswer(RuntimeError):
@@ -52,8 +47,6 @@ __all__ = [
     "NoSolver",
     "count",
     "engines",
-    "explain",
-    "generate",
     "optimize",
     "run",
     "solutions",
@@ -96,7 +89,7 @@ def solve(
 ) -> Result:
     """One placement that satisfies the problem's counts and rules; a region puzzle's
     answer (up to :data:`GRADED_SIDE` a side) carries its difficulty by the human rules
-    (:func:`explain`)."""
+    (:func:`chessplace.grids.explain.explain`)."""
     _require_count(problem, "solve", "or optimize")
     control = control or Control(time_limit)
     result = _run(problem, Task.SOLVE, solver, control, options)
@@ -238,100 +231,27 @@ def _count_to(
     )
 
 
-def generate(
-    puzzle: str,
-    n: int,
-    *,
-    stars: int | None = None,
-    seed: int | None = None,
-    time_limit: float | None = None,
-    control: Control | None = None,
-    difficulty: str | None = None,
-) -> Result:
-    """A new grid for a region puzzle (``queens-game``, ``star-battle``) whose solution
-    is unique, proven by counting (limit 2); the placement's problem holds the grid.
-    With ``difficulty`` (easy, medium, hard) the rules of :mod:`chessplace.deduction` solve it
-    with that grade. The same ``seed`` gives the same grid; the note names its grade."""
-    if difficulty is not None and difficulty not in GRADES:
-        raise BadRequest(f"difficulty is one of {', '.join(GRADES)}, not {difficulty!r}")
-    if puzzle not in REGION_PUZZLES:
-        raise BadRequest(f"generate makes {' and '.join(REGION_PUZZLES)} grids, not {puzzle!r}")
-    if puzzle == "queens-game" and stars not in (None, 1):
-        raise BadRequest("stars are for star-battle; the Queens game has one queen per row")
-    if difficulty == GRADES[0] and (stars or 1) > 1:
-        raise BadRequest(
-            f"no grid with {stars} stars per line is easy: the easy rules could only start "
-            f"on a region of {stars} squares, whose stars would touch; ask for medium or hard"
-        )
-    control = control or Control(time_limit)
-    started = time.perf_counter()
+def region_square_used(
+    region: np.ndarray, k: int, allowed: np.ndarray, square: Square, budgets: int
+) -> bool | None:
+    """The region search's quick question, for grid makers: whether some placement of
+    ``k`` pieces per line and region, pieces only where ``allowed``, holds one on
+    ``square`` (``None`` when ``budgets`` search budgets did not tell; see
+    :func:`chessplace.engines.regions.engine.used`)."""
+    from chessplace.engines.regions.engine import used
 
-    def build(rows: tuple[str, ...]) -> Problem:
-        return region_puzzle(puzzle, rows, stars)
-
-    def first_two(problem: Problem) -> list[Placement]:
-        return list(islice(solutions(problem, control=control), 2))
-
-    @cache
-    def explained(rows: tuple[str, ...], ceiling: str) -> Explanation:  # once per grid
-        regions = build(rows).regions
-        assert regions is not None
-        return explain_from(regions, stop=lambda: control.stopped, ceiling=ceiling)
-
-    def grade_of(rows: tuple[str, ...]) -> str:
-        return explained(rows, GRADES[-1]).grade
-
-    def by_rules(rows: tuple[str, ...]) -> bool:
-        return grade_of(rows) != GUESSING
-
-    def graded(placement: Placement) -> bool:
-        return difficulty is None or grade_of(_rows(placement)) == difficulty
-
-    reshaped = reshaper(stars or 1, difficulty, explained, control)
-    try:
-        placement = generate_grid(
-            build, n, stars or 1, seed, first_two, control, graded, by_rules, reshaped
-        )
-    except GenerationStopped:
-        return Result(Status.UNKNOWN, control.engine, seconds=time.perf_counter() - started)
-    return Result(
-        Status.FEASIBLE,
-        control.engine,
-        placement,
-        count=1,
-        seconds=time.perf_counter() - started,
-        note=f"the grid's only solution; difficulty: {grade_of(_rows(placement))}",
-    )
+    return used(region, k, allowed, square, budgets)
 
 
-def _rows(placement: Placement) -> tuple[str, ...]:
-    """The grid of a region puzzle's placement."""
-    regions = placement.problem.regions
-    assert regions is not None
-    return regions.rows
+def another_region_solution(
+    region: np.ndarray, k: int, allowed: np.ndarray, solution: set[Square], budgets: int
+) -> list[Square] | None:
+    """A solution of the grid other than ``solution``, for grid makers; ``[]`` when it
+    is the only one, ``None`` when ``budgets`` search budgets did not tell. The grid a
+    maker finishes is counted again through :func:`count`, whose answers are verified."""
+    from chessplace.engines.regions.engine import another_solution
 
-
-def explain(
-    problem: Problem, placement: Placement | None = None, control: Control | None = None
-) -> Explanation:
-    """A region puzzle solved step by step by named human rules (see
-    :mod:`chessplace.deduction`), from the pieces of ``placement`` when given (solved,
-    with no step, when they are all placed and break no rule); a ``control`` that stops
-    (time limit, stop request) cuts it short (``stopped``)."""
-    if problem.regions is None:
-        raise BadRequest(f"explain and hint take {' and '.join(REGION_PUZZLES)} grids")
-    placed = tuple(placement.armies[0]) if placement is not None else ()
-    off = [square for square in placed if not problem.board.contains(square)]
-    if off:
-        size = f"{problem.board.rows}×{problem.board.cols}"
-        raise BadRequest(f"a piece placed on {square_name(off[0])} is off the {size} board")
-    if placement is not None and not placement.verify():  # every piece placed, rightly
-        return Explanation((), True, tuple(sorted(placed)))
-    start = State(problem.regions, dict.fromkeys(placed, True))
-    if start.broken():
-        raise BadRequest("the pieces placed already break a rule (run verify to see which)")
-    control = control or Control()
-    return explain_from(problem.regions, placed, lambda: control.stopped)
+    return another_solution(region, k, allowed, solution, budgets)
 
 
 def _checked_stream(

@@ -1,10 +1,9 @@
 """Certificates: answers a sceptic can check without trusting chessplace's solvers.
 
-Two sides. The untrusted side (:mod:`.writer`, :mod:`.symmetries`, :mod:`.cubes`,
-:mod:`.proving`, and the ``--certificate`` option in :mod:`chessplace.cli.check`)
-writes a directory for a proven answer. The trusted side (:mod:`.spec`,
-:mod:`.formula`, :mod:`.witness`, :mod:`.check`, :mod:`.proofcheck`) imports
-nothing else of chessplace but :mod:`chessplace.lifeline`, which runs proof
+Two packages. The untrusted :mod:`.writer` (and the ``--certificate`` option in
+:mod:`chessplace.faces.cli.certificates`) writes a directory for a proven answer.
+The trusted :mod:`.checker` imports nothing else of chessplace but
+:mod:`chessplace.runtime.lifeline`, which runs proof
 checks in child processes and decides nothing (``import chessplace`` itself
 loads no engine; a test holds the checker to this). It reads the problem from
 the manifest, checks the witness with its own attack rules, regenerates the

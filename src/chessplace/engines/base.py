@@ -5,14 +5,14 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from enum import StrEnum
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
-from chessplace.control import Control
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.result import Result
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result
+from chessplace.runtime.control import Control
 
 
 class Task(StrEnum):
@@ -24,22 +24,6 @@ class Task(StrEnum):
 
 class Unsupported(Exception):
     """An engine cannot take this problem or task; the message says why."""
-
-
-class Stopped(Exception):
-    """The run was stopped (time limit or stop request) while an engine built its model."""
-
-
-Item = TypeVar("Item")
-
-
-def checked(items: Iterable[Item], control: Control | None, every: int = 512) -> Iterator[Item]:
-    """``items`` one by one, raising :class:`Stopped` once ``control`` has stopped
-    (looked at every ``every`` items, so model building ends promptly)."""
-    for index, item in enumerate(items):
-        if control is not None and index % every == 0 and control.stopped:
-            raise Stopped
-        yield item
 
 
 class Engine:
@@ -94,6 +78,16 @@ class Engine:
                 f"the board has {squares:,}"
             )
         return None
+
+    def declines(self, problem: Problem, task: Task) -> str | None:
+        """Why this engine is not chosen for ``problem`` unless named (it would not
+        pay, or the hardware it needs is missing), ``None`` if it may be; the
+        registry passes over it without a word, so runs elsewhere read as before."""
+        return None
+
+    def describe(self) -> str:
+        """The summary, with what the engine found on this machine where that matters."""
+        return self.summary
 
     def solve(self, problem: Problem, control: Control) -> Result:
         raise Unsupported(f"{self.name} does not solve")

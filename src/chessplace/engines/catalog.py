@@ -7,6 +7,7 @@ from chessplace.engines.bitboard.engine import BitboardEngine
 from chessplace.engines.construction import ConstructionEngine
 from chessplace.engines.cpsat import CpSatEngine
 from chessplace.engines.exhaustive import ExhaustiveEngine
+from chessplace.engines.gpu.engine import GpuEngine
 from chessplace.engines.heuristic.engine import HeuristicEngine
 from chessplace.engines.lines.engine import LineSearchEngine
 from chessplace.engines.regions.engine import RegionSearchEngine
@@ -16,6 +17,7 @@ SINGLE_ENGINES: dict[str, Engine] = {
     engine.name: engine
     for engine in (
         ConstructionEngine(),
+        GpuEngine(),
         BitboardEngine(),
         CpSatEngine(),
         SatEngine(),

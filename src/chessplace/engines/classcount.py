@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from chessplace.control import Control
-from chessplace.lifeline import start_child
-from chessplace.models import symmetry
-from chessplace.models.formulas import SquareFormula
-from chessplace.problem import Problem
+from chessplace.core.problem import Problem
+from chessplace.encodings import symmetry
+from chessplace.encodings.formulas import SquareFormula
+from chessplace.runtime.control import Control
+from chessplace.runtime.lifeline import start_child
 
 
 def _enumerate_in_child(

@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import chain, islice
 
-from chessplace.board import Square
-from chessplace.control import Control
+from chessplace.core.board import Square
+from chessplace.core.pieces import BISHOP, KING, QUEEN, ROOK
+from chessplace.core.placement import Placement
+from chessplace.core.problem import MAX_PIECES, Problem, Sense
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
-from chessplace.pieces import BISHOP, KING, QUEEN, ROOK
-from chessplace.placement import Placement
-from chessplace.problem import MAX_PIECES, Problem, Sense
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 
 def queens_columns(n: int) -> Iterator[int]:

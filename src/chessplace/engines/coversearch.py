@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.attacks import coverers
-from chessplace.board import Square
-from chessplace.control import Control
-from chessplace.placement import Placement
-from chessplace.problem import Problem
+from chessplace.core.attacks import coverers
+from chessplace.core.board import Square
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.runtime.control import Control
 
 STEPS_PER_SQUARE = 100
 """Moves per run, per square of the board; a run that covers the board stops at once."""

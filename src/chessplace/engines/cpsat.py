@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from chessplace.control import Control
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem, Sense
+from chessplace.core.result import Result, Status
+from chessplace.encodings import lines
+from chessplace.encodings.boolean import Literal, decode, rules_of
 from chessplace.engines import domination
-from chessplace.engines.base import Engine, Stopped, Task, checked
-from chessplace.models import lines
-from chessplace.models.encoding import Literal, decode, rules_of
-from chessplace.placement import Placement
-from chessplace.problem import Problem, Sense
-from chessplace.result import Result, Status
+from chessplace.engines.base import Engine, Task
+from chessplace.runtime.control import Control, Stopped, checked
 
 MAX_SQUARES = 40_000
 """The largest board (200×200) CP-SAT models: a few seconds and about 150 MB to build."""

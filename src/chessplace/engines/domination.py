@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 
-from chessplace.attacks import coverers
-from chessplace.board import Square
-from chessplace.control import Control
-from chessplace.pieces import QUEEN
-from chessplace.placement import Placement
-from chessplace.problem import Problem
+from chessplace.core.attacks import coverers
+from chessplace.core.board import Square
+from chessplace.core.pieces import QUEEN
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.runtime.control import Control
 
 RUNS = 3
 """Local searches per size before ``first_guess`` settles for the size above."""

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from chessplace.board import Board, Square
-from chessplace.control import Control
+from chessplace.core.board import Board, Square
+from chessplace.core.pieces import Piece
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem, Sense
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
-from chessplace.pieces import Piece
-from chessplace.placement import Placement
-from chessplace.problem import Problem, Sense
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 MAX_SQUARES = 36
 MAX_SQUARES_SEVERAL_ARMIES = 16

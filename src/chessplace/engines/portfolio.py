@@ -17,12 +17,12 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from chessplace.control import Control, Progress
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem, Sense
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.catalog import SINGLE_ENGINES
-from chessplace.placement import Placement
-from chessplace.problem import Problem, Sense
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control, Progress
 
 MEMBERS = ("construction", "lines", "sat", "cpsat", "heuristic")
 """Candidates, strongest first; the proving ones run while there is a core each

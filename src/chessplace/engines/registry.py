@@ -6,10 +6,10 @@ import inspect
 from dataclasses import dataclass
 from typing import Any
 
+from chessplace.core.problem import Problem
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.catalog import SINGLE_ENGINES
 from chessplace.engines.portfolio import PortfolioEngine
-from chessplace.problem import Problem
 
 ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
 
@@ -18,11 +18,12 @@ ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
 # where it applies, beats every other engine by far (benchmarks/proving.py), and
 # racing beside it would only take cores from it; the portfolio races the
 # proving engines on every other problem that two of them accept; the single
-# engines after it answer the rest.
+# engines after it answer the rest. The GPU counts first where it has a GPU and the
+# board is large enough to pay (benchmarks/gpu.py).
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
-    Task.COUNT: ("bitboard", "lines", "sat", "cpsat", "exhaustive"),
+    Task.COUNT: ("gpu", "bitboard", "lines", "sat", "cpsat", "exhaustive"),
     Task.LIST: ("bitboard",),
 }
 # Region puzzles (Queens game, Star Battle) have their own order: the compiled region
@@ -54,7 +55,7 @@ def engines() -> list[EngineInfo]:
     return [
         EngineInfo(
             e.name,
-            e.summary,
+            e.describe() if e.available() else e.summary,
             e.available(),
             e.version(),
             tuple(t.value for t in Task if t in e.tasks),
@@ -102,6 +103,8 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     order = PREFERENCE if problem.regions is None else REGION_PREFERENCE
     for candidate in order[task]:
         engine = ENGINES[candidate]
+        if engine.available() and engine.declines(problem, task):
+            continue  # not chosen unasked here (no hardware, or it would not pay): unsaid
         reason = "not installed" if not engine.available() else engine.refusal(problem, task)
         if reason is None:
             return Choice(engine, tuple(reasons))
@@ -131,7 +134,12 @@ def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
             raise NoSolver(
                 f"no solver that takes {', '.join(options)} can {task.value} this problem ({why})"
             )
-        owners = able
+        preferred = [
+            name
+            for name in PREFERENCE[task]
+            if name in able and not ENGINES[name].declines(problem, task)
+        ]
+        owners = preferred[:1] or able
     if len(owners) != 1:
         raise NoSolver(f"engine options ({', '.join(options)}) need a named solver")
     return owners[0]

@@ -14,17 +14,17 @@ from collections import deque
 from dataclasses import replace
 from typing import Any
 
-from chessplace.control import Control
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem, Sense
+from chessplace.core.result import Result, Status
+from chessplace.encodings import lines
+from chessplace.encodings.cnf import check_encoding
+from chessplace.encodings.formulas import DEFAULT_ENCODING, MAX_SQUARES, Formula, formula_for
 from chessplace.engines import domination
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.classcount import count_classes
-from chessplace.lifeline import Child, start_child
-from chessplace.models import lines
-from chessplace.models.cnf import check_encoding
-from chessplace.models.formulas import DEFAULT_ENCODING, MAX_SQUARES, Formula, formula_for
-from chessplace.placement import Placement
-from chessplace.problem import Problem, Sense
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
+from chessplace.runtime.lifeline import Child, start_child
 
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 PORTFOLIO = ("cadical195", "kissat404")

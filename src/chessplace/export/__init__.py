@@ -2,7 +2,7 @@
 
 - ``dimacs``: the SAT engine's CNF (:mod:`chessplace.export.dimacs`);
 - ``opb``, ``lp``, ``mzn``: the CP-SAT engine's 0/1 linear model
-  (:mod:`chessplace.export.model`) as pseudo-Boolean, CPLEX LP and MiniZinc.
+  (:mod:`chessplace.encodings.linear`) as pseudo-Boolean, CPLEX LP and MiniZinc.
 
 A problem with a count exports the checking problem; one without, the
 optimisation problem (formats with an objective only).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chessplace.problem import Problem
+from chessplace.core.problem import Problem
 
 FORMATS = ("dimacs", "opb", "mzn", "lp")
 
@@ -43,8 +43,8 @@ def export_lines(
         raise ValueError(f"unknown format {format_name!r}; choose from {', '.join(FORMATS)}")
     if encoding is not None:
         raise ValueError("--encoding shapes the DIMACS formula: it needs --format dimacs")
+    from chessplace.encodings.linear import linear_model
     from chessplace.export.lp import lp_lines
-    from chessplace.export.model import linear_model
     from chessplace.export.mzn import mzn_lines
     from chessplace.export.opb import opb_lines
 

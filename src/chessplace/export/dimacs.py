@@ -1,6 +1,6 @@
 """DIMACS CNF: the formula chessplace's SAT engine solves, with comments naming the variables.
 
-The clauses are those of :func:`chessplace.models.formulas.formula_for`, the
+The clauses are those of :func:`chessplace.encodings.formulas.formula_for`, the
 formula the ``sat`` engine hands to its SAT solver for the same problem (whole:
 the engine may split large formulas into cubes, which changes nothing in it).
 CNF has no objective, so the problem must have a count.
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from chessplace.board import square_name
-from chessplace.export.model import line_name
+from chessplace.core.board import square_name
+from chessplace.core.problem import Problem
+from chessplace.encodings import formulas, lines, symmetry
+from chessplace.encodings.cnf import check_encoding
+from chessplace.encodings.linear import line_name
 from chessplace.export.text import ascii_text
-from chessplace.models import formulas, lines, symmetry
-from chessplace.models.cnf import check_encoding
-from chessplace.problem import Problem
 
 MODELS = {
     formulas.SquareFormula: "one variable per army and square, every rule as clauses",

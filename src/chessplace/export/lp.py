@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chessplace.export.model import LinearModel, Term
+from chessplace.core.problem import Sense
+from chessplace.encodings.linear import LinearModel, Term
 from chessplace.export.text import header, wrapped
-from chessplace.problem import Sense
 
 
 def lp_lines(model: LinearModel) -> Iterator[str]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chessplace.export.model import Constraint, LinearModel, Term
+from chessplace.core.problem import Sense
+from chessplace.encodings.linear import Constraint, LinearModel, Term
 from chessplace.export.text import header, wrapped
-from chessplace.problem import Sense
 
 
 def mzn_lines(model: LinearModel) -> Iterator[str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from chessplace.export.model import Constraint, LinearModel, Term
+from chessplace.core.problem import Sense
+from chessplace.encodings.linear import Constraint, LinearModel, Term
 from chessplace.export.text import header
-from chessplace.problem import Sense
 
 
 def opb_lines(model: LinearModel) -> Iterator[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from chessplace.export.model import LinearModel
+from chessplace.encodings.linear import LinearModel
 
 _PLAIN = str.maketrans({"×": "x", "—": "-", "–": "-", "γ": "gamma"})
 

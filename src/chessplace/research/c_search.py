@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
-from chessplace.journal import Schema
+from chessplace.runtime.journal import Schema
 
 SOURCE = Path(__file__).with_name("line_search.c")
 

@@ -46,9 +46,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chessplace import Board, puzzles, square_name
-from chessplace.journal import Journal, recorded_header
-from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
-from chessplace.problem import Problem
+from chessplace.core.problem import Problem
+from chessplace.encodings.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.research.commands import prog
 from chessplace.research.cube_solving import Refuted, covers, refuted_schema, refuted_share
 from chessplace.research.splitting import (
@@ -59,6 +58,7 @@ from chessplace.research.splitting import (
     word_check,
 )
 from chessplace.research.tree_cut import TreeCut
+from chessplace.runtime.journal import Journal, recorded_header
 
 
 def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:

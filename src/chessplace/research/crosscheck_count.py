@@ -31,9 +31,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chessplace import Board, puzzles
-from chessplace.board import parse_square
-from chessplace.journal import Journal
-from chessplace.placement import Placement
+from chessplace.core.board import parse_square
+from chessplace.core.placement import Placement
 from chessplace.research.c_search import (
     Answer,
     Progress,
@@ -46,6 +45,7 @@ from chessplace.research.c_search import (
     source_digest,
 )
 from chessplace.research.commands import prog
+from chessplace.runtime.journal import Journal
 
 Square = tuple[int, int]
 Armies = tuple[frozenset[Square], frozenset[Square]]

@@ -7,7 +7,7 @@ them with the line engine). This script shares nothing with that engine:
 
 1. every listed placement is checked by ``Placement.verify()`` (real attacks),
    has m of each army, and no two listed placements are in one class;
-2. the certificates' formula (``chessplace.certificates.formula``: one
+2. the certificates' formula (``chessplace.certificates.checker.formula``: one
    variable per army and square, pairwise attack clauses, a label per line,
    totalizers) says "exactly m of each", its lex-leader clauses keep the
    smallest member of each class, and one blocking clause per member of every
@@ -52,19 +52,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chessplace import Board, puzzles
-from chessplace.board import parse_square
-from chessplace.certificates.cubes import tree_cubes
-from chessplace.certificates.formula import (
+from chessplace.certificates.checker.formula import (
     claim_bounds,
     lex_order,
     refutation_formula,
 )
-from chessplace.certificates.spec import Spec
-from chessplace.certificates.symmetries import confirmed_symmetries, symmetry_permutations
-from chessplace.certificates.writer import spec_of
-from chessplace.control import Control
-from chessplace.journal import Journal
-from chessplace.placement import Placement
+from chessplace.certificates.checker.spec import Spec
+from chessplace.certificates.writer.certificate import spec_of
+from chessplace.certificates.writer.cubes import tree_cubes
+from chessplace.certificates.writer.symmetries import confirmed_symmetries, symmetry_permutations
+from chessplace.core.board import parse_square
+from chessplace.core.placement import Placement
 from chessplace.research.commands import prog
 from chessplace.research.cube_solving import covers, refuted_schema, refuted_share
 from chessplace.research.splitting import (
@@ -74,6 +72,8 @@ from chessplace.research.splitting import (
     cube_options_fault,
     word_check,
 )
+from chessplace.runtime.control import Control
+from chessplace.runtime.journal import Journal
 
 
 def main(argv: Sequence[str] | None = None) -> int:

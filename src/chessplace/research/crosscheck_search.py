@@ -31,9 +31,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chessplace import square_name
-from chessplace.journal import Journal
-from chessplace.placement import Placement
-from chessplace.problem import Problem
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
 from chessplace.research.c_search import (
     Answer,
     Progress,
@@ -47,6 +46,7 @@ from chessplace.research.c_search import (
 )
 from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
+from chessplace.runtime.journal import Journal
 
 
 class Searched(NamedTuple):

@@ -10,8 +10,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from chessplace.journal import Schema
-from chessplace.lifeline import become_child
+from chessplace.runtime.journal import Schema
+from chessplace.runtime.lifeline import become_child
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver

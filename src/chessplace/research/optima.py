@@ -21,13 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chessplace import Board, optimize, puzzles
-from chessplace.board import square_name
-from chessplace.control import Control
+from chessplace.core.board import square_name
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.optima import board_images, enumerate_optima
 from chessplace.engines.lines.runner import LineSearch
 from chessplace.research import revision
 from chessplace.research.commands import prog
+from chessplace.runtime.control import Control
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,16 +36,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chessplace.certificates.check import (
-    FORMAT,
-    MAX_MANIFEST_BYTES,
-    CubeFormula,
-    Rejected,
-    cover_fault,
-    listed_cubes,
-)
-from chessplace.certificates.cubes import cover_proof
-from chessplace.certificates.formula import (
+from chessplace.certificates.checker.formula import (
     Clause,
     Formula,
     claim_bounds,
@@ -54,13 +45,22 @@ from chessplace.certificates.formula import (
     refuted_statement,
     rule_clauses,
 )
-from chessplace.certificates.proofcheck import NoProofChecker, checker_name, proof_fault
-from chessplace.certificates.proving import PROOF_SOLVER, drup_steps
-from chessplace.certificates.spec import Spec, SpecError
-from chessplace.certificates.symmetries import confirmed_symmetries
-from chessplace.journal import Journal, Schema, natural
-from chessplace.lifeline import fan_out
+from chessplace.certificates.checker.proofs import NoProofChecker, checker_name, proof_fault
+from chessplace.certificates.checker.spec import Spec, SpecError
+from chessplace.certificates.checker.verdict import (
+    FORMAT,
+    MAX_MANIFEST_BYTES,
+    CubeFormula,
+    Rejected,
+    cover_fault,
+    listed_cubes,
+)
+from chessplace.certificates.writer.cubes import cover_proof
+from chessplace.certificates.writer.proving import PROOF_SOLVER, drup_steps
+from chessplace.certificates.writer.symmetries import confirmed_symmetries
 from chessplace.research.commands import prog
+from chessplace.runtime.journal import Journal, Schema, natural
+from chessplace.runtime.lifeline import fan_out
 
 
 class Checked(NamedTuple):

@@ -16,8 +16,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from chessplace.journal import Journal
 from chessplace.research.cube_solving import Refuted, solved
+from chessplace.runtime.journal import Journal
 
 OVER = "+"
 """Marks a journal key as a cube split deeper: over its conflict budget (the seconds

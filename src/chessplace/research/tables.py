@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from chessplace.reference import terms
+from chessplace.data.reference import terms
 from chessplace.research.commands import prog
 from chessplace.research.records import SEQUENCES, about, figures, term_records
 

@@ -13,10 +13,10 @@ colouring.
 
 from __future__ import annotations
 
-from chessplace.certificates.cubes import tree_leaves
-from chessplace.control import Control
-from chessplace.models.formulas import DEFAULT_ENCODING, LineFormula
-from chessplace.problem import Problem
+from chessplace.certificates.writer.cubes import tree_leaves
+from chessplace.core.problem import Problem
+from chessplace.encodings.formulas import DEFAULT_ENCODING, LineFormula
+from chessplace.runtime.control import Control
 
 
 class TreeCut:

@@ -1,4 +1,4 @@
-"""The count's checkpoint: a journal (:mod:`chessplace.journal`) with one record per
+"""The count's checkpoint: a journal (:mod:`chessplace.runtime.journal`) with one record per
 finished subproblem, its solutions and classes.
 
 A count that is interrupted (Ctrl-C, a lost worker, a killed process)
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chessplace.journal import Journal, Schema, natural
+from chessplace.runtime.journal import Journal, Schema, natural
 
 
 class Finished(NamedTuple):

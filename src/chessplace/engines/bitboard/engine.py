@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from chessplace.control import Control
+from chessplace.core.pieces import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.bitboard.codegen import Shape
 from chessplace.engines.bitboard.split import CountSpec, class_subproblems, mirror_subproblems
-from chessplace.pieces import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 
 class BitboardEngine(Engine):

@@ -29,10 +29,10 @@ from typing import Any
 import numba
 import numpy as np
 
+from chessplace.core.pieces import BISHOP_DIRECTIONS, Piece
 from chessplace.engines.bitboard import leaf
 from chessplace.engines.bitboard.codegen import Shape, source
-from chessplace.lifeline import start_child
-from chessplace.pieces import BISHOP_DIRECTIONS, Piece
+from chessplace.runtime.lifeline import start_child
 
 MAX_N = 32
 """Largest board side: masks are 64-bit words and diagonals shift past the edge."""

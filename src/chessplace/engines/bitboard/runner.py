@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from chessplace.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
-from chessplace.control import Control
 from chessplace.engines.bitboard.checkpoint import count_journal
 from chessplace.engines.bitboard.kernel import stop_flag
 from chessplace.engines.bitboard.split import CountSpec, Subproblem
 from chessplace.engines.bitboard.tasks import count_prefix
+from chessplace.runtime.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
+from chessplace.runtime.control import Control
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ def executor(
     workers: int | None, dask: str | None, connect: float = DASK_CONNECT_SECONDS
 ) -> Iterator[cf.Executor]:
     """Local threads (the kernel releases the GIL), or a Dask cluster (see
-    :func:`chessplace.cluster.dask_client`)."""
+    :func:`chessplace.runtime.cluster.dask_client`)."""
     if dask is None:
         with cf.ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
             yield pool

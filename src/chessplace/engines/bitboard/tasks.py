@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from chessplace.core.pieces import piece_from_text
 from chessplace.engines.bitboard.codegen import STOPPED
 from chessplace.engines.bitboard.kernel import Search, compiled, shape_of, stop_flag
 from chessplace.engines.bitboard.split import CountSpec, class_pruning
-from chessplace.pieces import piece_from_text
 
 _BATCH = 1 << 12
 """Solutions a listing search hands out at a time."""

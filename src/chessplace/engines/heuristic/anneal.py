@@ -1,7 +1,7 @@
 """Simulated annealing over line colours (Numba, ``nogil``).
 
 The state is a white/black colour per line (see
-:mod:`chessplace.models.lines`); a move recolours one line, and the number
+:mod:`chessplace.encodings.lines`); a move recolours one line, and the number
 of squares whose lines are all white (white pieces) or all black (black
 pieces) is updated by walking that line only.
 """

@@ -14,12 +14,12 @@ from itertools import count
 
 import numpy as np
 
-from chessplace.control import Control
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
+from chessplace.encodings import lines
 from chessplace.engines.base import Engine, Task
-from chessplace.models import lines
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 DEFAULT_SECONDS = 60.0
 """How long ``optimize`` (and ``solve``, short of its target) searches without a time limit."""

@@ -1,4 +1,4 @@
-"""The line search's checkpoint: a journal (:mod:`chessplace.journal`) with one record
+"""The line search's checkpoint: a journal (:mod:`chessplace.runtime.journal`) with one record
 per finished chunk.
 
 The header pins the search (board, piece, symmetry, split depth, format).
@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chessplace.journal import Journal, Schema, check_header, natural, recorded_header
+from chessplace.runtime.journal import Journal, Schema, check_header, natural, recorded_header
 
 FORMAT = "chessplace-lines-1"
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chessplace.engines.lines import bounds3, kernel, kernel3
+from chessplace.engines.lines import bounds_three_armies, kernel, kernel_three_armies
 from chessplace.engines.lines.bounds import pair_table, product_table
 from chessplace.engines.lines.geometry import Geometry
 
@@ -25,15 +25,15 @@ def call(
     static: int = 0,
 ) -> tuple[int, int, int, int, int, np.ndarray]:
     """One compiled search below ``prefix`` (see :func:`kernel.search`, or
-    :func:`kernel3.search` for three armies), for the target ``shared[1]``:
+    :func:`kernel_three_armies.search` for three armies), for the target ``shared[1]``:
     (status, best, nodes, prefixes written, final target, witness). Two colours
     follow ``g.order`` at least down to depth ``static`` (``g.lines``: all the way)."""
     witness = np.zeros(g.lines, dtype=np.int32)
     lines = (g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric)
     below = (prefix, split, out, int(shared[1]), maximize, shared, witness)
-    if g.colours == bounds3.COLOURS:
+    if g.colours == bounds_three_armies.COLOURS:
         symmetries = (g.source, g.recolour, g.product, *_three_tables(g))
-        answer = kernel3.search(*lines, *symmetries, *below)
+        answer = kernel_three_armies.search(*lines, *symmetries, *below)
     else:
         table = _table(g, shared)
         answer = kernel.search(*lines, static, g.source, g.swap, g.product, table, *below)
@@ -56,4 +56,4 @@ def _three_tables(g: Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not g.product:
         none = np.zeros((1, 1, 1), dtype=np.int32)
         return np.zeros((1, 1), dtype=np.int16), none, none
-    return bounds3.product_table(g.board.rows, g.board.cols)
+    return bounds_three_armies.product_table(g.board.rows, g.board.cols)

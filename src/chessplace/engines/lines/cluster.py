@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from chessplace.control import Control
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import Finished, call
 from chessplace.engines.lines.geometry import Geometry
+from chessplace.runtime.control import Control
 
 POLL_SECONDS = 0.25
 """How often the driver looks for a stop, and a worker for its batch's cancellation."""

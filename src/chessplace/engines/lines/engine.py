@@ -9,16 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from chessplace.board import Square
-from chessplace.control import Control
+from chessplace.core.board import Square
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
+from chessplace.encodings import lines
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.engines.lines.optima import board_images, enumerate_optima
 from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch, dask_chunks
-from chessplace.models import lines
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 MAX_SIDE = 32
 
@@ -115,7 +115,7 @@ class LineSearchEngine(Engine):
         if self.dask is None:
             yield self._search(problem, None)
             return
-        from chessplace.cluster import connect_seconds, dask_client
+        from chessplace.runtime.cluster import connect_seconds, dask_client
 
         self._search(problem, None)  # a checkpoint of another search is refused here
         with dask_client(self.workers, self.dask, connect_seconds(control.remaining())) as client:

@@ -23,10 +23,10 @@ from functools import cache
 
 import numpy as np
 
-from chessplace.attacks import Line, lines_along
-from chessplace.attacks import half_directions as ride_halves
-from chessplace.board import Board
-from chessplace.pieces import Piece
+from chessplace.core.attacks import Line, lines_along
+from chessplace.core.attacks import half_directions as ride_halves
+from chessplace.core.board import Board
+from chessplace.core.pieces import Piece
 
 Direction = tuple[int, int]
 

@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from chessplace.board import Board
-from chessplace.control import Control
+from chessplace.core.board import Board
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry
 from chessplace.engines.lines.runner import LineSearch
+from chessplace.runtime.control import Control
 
 MAX_CLASSES = 5_000_000
 """The most classes kept in memory (a few hundred bytes each); past it the count is

@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from chessplace.control import Control
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.checkpoint import (
     KNOWN,
@@ -37,7 +36,8 @@ from chessplace.engines.lines.checkpoint import (
 )
 from chessplace.engines.lines.chunk import Finished, call
 from chessplace.engines.lines.geometry import Geometry
-from chessplace.journal import Journal
+from chessplace.runtime.control import Control
+from chessplace.runtime.journal import Journal
 
 MIN_CHUNKS = 2048
 """On the cores the split depth is the shallowest with at least this many chunks
@@ -137,7 +137,7 @@ class LineSearch:
 
     def check_checkpoint(self) -> None:
         """Refuse a checkpoint of another search before any work, from its header
-        (:class:`~chessplace.journal.CheckpointMismatch`)."""
+        (:class:`~chessplace.runtime.journal.CheckpointMismatch`)."""
         if self.checkpoint is not None:
             depth = recorded_depth(self.checkpoint)
             check_search_journal(self.checkpoint, self._header(-1 if depth is None else depth))

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from chessplace.board import Square
-from chessplace.control import Control
+from chessplace.core.board import Square
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
-from chessplace.placement import Placement
-from chessplace.problem import Problem
-from chessplace.result import Result, Status
+from chessplace.runtime.control import Control
 
 BUDGET = 20_000
 """Nodes per call of the kernel between looks at the run's control (a few milliseconds)."""
@@ -149,6 +149,20 @@ def used(
     run.place(square)
     complete = run.run(1, budgets=budgets)
     return True if run.found else (False if complete else None)
+
+
+def another_solution(
+    region: np.ndarray, k: int, allowed: np.ndarray, solution: set[Square], budgets: int
+) -> list[Square] | None:
+    """A solution of the grid other than ``solution``; ``[]`` when the count proves
+    ``solution`` the only one, ``None`` when ``budgets`` times :data:`BUDGET` nodes did
+    not tell."""
+    run = RegionRun(region, k, keep=2, allowed=allowed)
+    complete = run.run(2, budgets=budgets)
+    others = [found for found in run.kept() if set(found) != solution]
+    if others:
+        return others[0]
+    return [] if complete and run.found == 1 else None
 
 
 def _placements(problem: Problem, solutions: list[list[Square]]) -> list[Placement]:

@@ -1,0 +1,86 @@
+"""The checker's own check of a witness placement, with real chess attacks.
+
+Trusted side, sharing no code with :mod:`chessplace.core.verification`: it reads the
+``pieces`` list of the project's placement JSON, walks every move of every
+piece until the first piece in its way, and compares counts and coverage with
+the problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chessplace.certificates.checker.spec import Spec, Square, parse_moves
+
+
+def read_witness(spec: Spec, data: Any) -> list[dict[Square, None]]:
+    """The squares of each army (insertion-ordered) from placement JSON; ``ValueError``
+    naming the first entry that is not a piece of the problem on its board."""
+    pieces = data.get("pieces") if isinstance(data, dict) else None
+    if not isinstance(pieces, list):
+        raise ValueError("has no 'pieces' list")
+    names = [army.name for army in spec.armies]
+    armies: list[dict[Square, None]] = [{} for _ in names]
+    taken: set[Square] = set()
+    for number, entry in enumerate(pieces, 1):
+        if not isinstance(entry, dict) or entry.get("army") not in names:
+            raise ValueError(f"piece {number} names no army of the problem")
+        file, rank = entry.get("file"), entry.get("rank")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (file, rank)):
+            raise ValueError(f"piece {number} lacks a 1-based file and rank")
+        assert isinstance(file, int) and isinstance(rank, int)
+        square = (file - 1, rank - 1)
+        if not spec.on_board(square):
+            raise ValueError(f"piece {number} stands off the board")
+        if square in taken:
+            raise ValueError(f"piece {number} stands on a square already taken")
+        taken.add(square)
+        armies[names.index(entry["army"])][square] = None
+    return armies
+
+
+def witness_fault(spec: Spec, armies: list[dict[Square, None]]) -> str | None:
+    """The first broken rule of the placement, or None when it is valid."""
+    sizes = [len(squares) for squares in armies]
+    for army, size in zip(spec.armies, sizes, strict=True):
+        if size < army.minimum or (army.maximum is not None and size > army.maximum):
+            return f"{army.name} has {size} pieces, outside its bounds"
+    if spec.equal_armies and len(set(sizes)) > 1:
+        return f"the armies are not equal: {sizes}"
+    owner = {square: index for index, squares in enumerate(armies) for square in squares}
+    moves = parse_moves(spec.armies[0].betza)
+    covered = set(owner)
+    for square, index in owner.items():
+        for (dx, dy), reach in moves.items():
+            x, y = square
+            steps = 0
+            while reach is None or steps < reach:
+                x, y, steps = x + dx, y + dy, steps + 1
+                if not spec.on_board((x, y)):
+                    break
+                covered.add((x, y))
+                if (x, y) in owner:
+                    if owner[(x, y)] != index or spec.independent:
+                        victim = _name(spec, owner[(x, y)], (x, y))
+                        return f"{_name(spec, index, square)} attacks {victim}"
+                    break
+    if spec.dominating and len(covered) < spec.squares:
+        return f"{spec.squares - len(covered)} squares are neither occupied nor attacked"
+    return None
+
+
+def objective(spec: Spec, armies: list[dict[Square, None]]) -> int:
+    sizes = [len(armies[i]) for i in spec.scored]
+    return min(sizes) if spec.equal_armies and spec.maximize else sum(sizes)
+
+
+def _name(spec: Spec, army: int, square: Square) -> str:
+    """``white d5``: the army and the square, files a..z then aa, ab, …"""
+    file, letters = square[0], ""
+    while True:
+        file, rest = divmod(file, 26)
+        letters = chr(ord("a") + rest) + letters
+        if not file:
+            break
+        file -= 1
+    return f"{spec.armies[army].name} {letters}{square[1] + 1}"

@@ -1,0 +1,5 @@
+"""The model and its checker: boards, Betza pieces, attacks, problems and the named
+puzzles, placements, the independent verification of every answer, and results.
+
+Nothing here imports an engine, an encoding or a form; everything else builds on it.
+"""

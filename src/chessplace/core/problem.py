@@ -1,0 +1,199 @@
+"""Problems: a board, armies with their counts, and the rules between them."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import cached_property
+from itertools import permutations
+
+from chessplace.core.board import Board, Symmetry
+from chessplace.core.pieces import Piece
+from chessplace.core.regions import Regions
+
+MAX_PIECES = 1_000_000
+"""The most pieces an answer may hold: a million queens are placed, verified and
+written in seconds; larger answers would take minutes and gigabytes."""
+
+ARMY_NAMES = ("white", "black", "red", "blue", "green", "yellow", "purple", "orange")
+
+
+class Sense(StrEnum):
+    """What ``optimize`` looks for."""
+
+    MAXIMIZE = "maximize"
+    MINIMIZE = "minimize"
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value`` as an ``int`` (NumPy's integers too); ``TypeError`` for anything else,
+    booleans and floats included (a count of 2.5 would silently mean 3 or nothing)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be a whole number, not {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{what} must be a whole number, not {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Army:
+    """Pieces of one kind and colour, with bounds on how many are placed.
+
+    A ``fixed`` army's size is part of the puzzle (``--white W``): count
+    options leave it alone and the objective does not count it.
+    """
+
+    name: str
+    piece: Piece
+    minimum: int = 0
+    maximum: int | None = None
+    fixed: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "minimum", whole_number(self.minimum, f"{self.name}'s count"))
+        if self.maximum is not None:
+            object.__setattr__(self, "maximum", whole_number(self.maximum, f"{self.name}'s count"))
+
+    def admits(self, count: int) -> bool:
+        return count >= self.minimum and (self.maximum is None or count <= self.maximum)
+
+    def describe_count(self) -> str:
+        if self.maximum == self.minimum:
+            return f"exactly {self.minimum}"
+        if self.maximum is None:
+            return f"at least {self.minimum}"
+        return f"{self.minimum} to {self.maximum}"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A placement puzzle.
+
+    Rules: pieces of different armies never attack each other; pieces of one
+    army attack each other only when ``independent`` is false; with
+    ``dominating`` every square is occupied or attacked. With these rules a
+    placement stays valid when a piece is removed (unless dominating), and
+    blockers never change whether a placement is valid.
+
+    ``equal_armies`` makes every army the same size; ``sense`` says whether
+    ``optimize`` wants the most or the fewest pieces. The objective of a
+    placement is the size of one army when armies are equal, else the total.
+
+    ``regions`` (the Queens game, Star Battle) cuts the board into regions and
+    asks for ``regions.per_line`` pieces in every rank, file and region.
+    """
+
+    puzzle: str
+    board: Board
+    armies: tuple[Army, ...]
+    independent: bool = True
+    dominating: bool = False
+    equal_armies: bool = False
+    sense: Sense = Sense.MAXIMIZE
+    regions: Regions | None = None
+
+    def __post_init__(self) -> None:
+        if not self.armies:
+            raise ValueError("a problem needs at least one army")
+        # Rides longer than the board are unlimited: clipping them keeps every
+        # table the engines build as small as the board.
+        clipped = tuple(replace(a, piece=a.piece.on(self.board)) for a in self.armies)
+        object.__setattr__(self, "armies", clipped)
+        names = [army.name for army in self.armies]
+        if len(set(names)) != len(names):
+            raise ValueError(f"army names must differ: {names}")
+        if self.dominating and len(self.armies) != 1:
+            raise ValueError("domination is defined for a single army")
+        for army in self.armies:
+            if army.minimum < 0 or (army.maximum is not None and army.maximum < army.minimum):
+                raise ValueError(f"{army.name}: bad count bounds {army.describe_count()}")
+        if self.regions is not None and (
+            len(self.armies) != 1 or self.board != Board.square(self.regions.size)
+        ):
+            raise ValueError("a region grid takes one army on a board of the grid's size")
+
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's symmetries that map the problem onto itself, identity first
+        (for a grid of regions, those that map every region onto a region)."""
+        every = self.board.symmetries()
+        regions = self.regions
+        if regions is None:
+            return every
+        areas = {frozenset(regions.squares(r)) for r in range(regions.size)}
+        return tuple(g for g in every if all(frozenset(map(g, area)) in areas for area in areas))
+
+    @property
+    def has_target(self) -> bool:
+        """True when the counts of armies that are not fixed say more than ``at least 0``."""
+        return any(
+            army.minimum > 0 or army.maximum is not None for army in self.armies if not army.fixed
+        )
+
+    def refusal(self) -> str | None:
+        """Why no engine can answer: the armies must hold more than ``MAX_PIECES``."""
+        least = sum(army.minimum for army in self.armies)
+        if least > MAX_PIECES:
+            return (
+                f"a placement would hold {least:,} pieces; "
+                f"chessplace handles at most {MAX_PIECES:,}"
+            )
+        return None
+
+    def with_counts(
+        self,
+        at_least: int | None = None,
+        exactly: int | None = None,
+        at_most: int | None = None,
+    ) -> Problem:
+        """The same puzzle with new bounds for each army that is not fixed (all alike)."""
+        minimum = exactly if exactly is not None else (at_least or 0)
+        maximum = exactly if exactly is not None else at_most
+        armies = tuple(
+            a if a.fixed else replace(a, minimum=minimum, maximum=maximum) for a in self.armies
+        )
+        return replace(self, armies=armies)
+
+    def without_counts(self) -> Problem:
+        """The puzzle with every count that is not fixed free: what ``optimize`` works on."""
+        return replace(
+            self,
+            armies=tuple(
+                a if a.fixed else replace(a, minimum=0, maximum=None) for a in self.armies
+            ),
+        )
+
+    @cached_property
+    def army_permutations(self) -> tuple[tuple[int, ...], ...]:
+        """Every way to renumber the armies that maps the problem onto itself (same
+        piece and counts), identity first: ``p[i]`` is where army ``i`` goes."""
+        kinds = [(a.piece, a.minimum, a.maximum, a.fixed) for a in self.armies]
+        return tuple(
+            p
+            for p in permutations(range(len(kinds)))
+            if all(kinds[i] == kinds[j] for i, j in enumerate(p))
+        )
+
+    @property
+    def swappable_armies(self) -> bool:
+        """True for two armies that swapping maps onto each other."""
+        return len(self.armies) == 2 and len(self.army_permutations) == 2
+
+    @property
+    def scored_armies(self) -> tuple[int, ...]:
+        """Indices of the armies the objective counts: all but fixed ones."""
+        free = tuple(i for i, army in enumerate(self.armies) if not army.fixed)
+        return free or tuple(range(len(self.armies)))
+
+    def objective(self, army_sizes: tuple[int, ...]) -> int:
+        """The value ``optimize`` compares, from the size of each army."""
+        if self.equal_armies:
+            return min(army_sizes)
+        return sum(army_sizes[i] for i in self.scored_armies)
+
+    def describe(self) -> str:
+        counts = ", ".join(f"{a.name} {a.piece.name}s {a.describe_count()}" for a in self.armies)
+        if self.regions is not None:
+            counts += f", {self.regions.per_line} per rank, file and region"
+        return f"{self.puzzle} on {self.board}: {counts}"

@@ -1,0 +1,274 @@
+"""Named puzzles: each is a constructor of :class:`Problem`, not a code path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from chessplace.core.board import Board
+from chessplace.core.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, piece_from_text
+from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, whole_number
+from chessplace.core.regions import Regions, parse_grid
+
+
+def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Problem:
+    """Pieces of one kind, none attacking another; no count set."""
+    return Problem(puzzle, board, (Army("white", piece),))
+
+
+def queens(board: Board) -> Problem:
+    """N-Queens: one queen per row (or file, if fewer), none attacking."""
+    n = min(board.rows, board.cols)
+    return Problem("queens", board, (Army("white", QUEEN, n, n),))
+
+
+def amazons(board: Board) -> Problem:
+    """N-Amazons: queens that also leap as knights, one per row, none attacking."""
+    n = min(board.rows, board.cols)
+    return Problem("amazons", board, (Army("white", AMAZON, n, n),))
+
+
+def bishops(board: Board) -> Problem:
+    """N-Bishops: 2n−2 bishops on an n×n board (1 when n = 1), none attacking."""
+    if not board.is_square:
+        return independent(board, BISHOP, "bishops")
+    most = max(1, 2 * board.rows - 2)
+    return Problem("bishops", board, (Army("white", BISHOP, most, most),))
+
+
+def peaceable(
+    board: Board,
+    piece: Piece,
+    armies: int = 2,
+    white: int | None = None,
+    puzzle: str = "peaceable",
+) -> Problem:
+    """Equal armies of one piece kind where no piece attacks one of another army.
+
+    With ``white`` (two armies only), the white army has exactly that many
+    pieces and the black one is as large as it can be.
+    """
+    armies = whole_number(armies, "armies")
+    if not 2 <= armies <= len(ARMY_NAMES):
+        raise ValueError(f"armies must be between 2 and {len(ARMY_NAMES)}, not {armies}")
+    if white is None:
+        return Problem(
+            puzzle,
+            board,
+            tuple(Army(name, piece) for name in ARMY_NAMES[:armies]),
+            independent=False,
+            equal_armies=True,
+        )
+    white = whole_number(white, "white")
+    if armies != 2:
+        raise ValueError("a fixed white army stands beside one other army: 2 armies, no more")
+    if not 0 <= white <= board.size:
+        raise ValueError(f"white must be between 0 and {board.size}, not {white}")
+    fixed = Army(ARMY_NAMES[0], piece, white, white, fixed=True)
+    others = tuple(Army(name, piece) for name in ARMY_NAMES[1:armies])
+    return Problem(puzzle, board, (fixed, *others), independent=False)
+
+
+def peaceable_queens(board: Board, armies: int = 2, white: int | None = None) -> Problem:
+    """Peaceable armies of queens: m white and m black queens, no cross attacks."""
+    return peaceable(board, QUEEN, armies, white, puzzle="peaceable-queens")
+
+
+def dominating(board: Board, piece: Piece, puzzle: str = "dominating") -> Problem:
+    """The fewest pieces so that every square is occupied or attacked."""
+    return Problem(
+        puzzle,
+        board,
+        (Army("white", piece),),
+        independent=False,
+        dominating=True,
+        sense=Sense.MINIMIZE,
+    )
+
+
+def dominating_queens(board: Board) -> Problem:
+    """Queen domination: the fewest queens that occupy or attack every square."""
+    return dominating(board, QUEEN, puzzle="dominating-queens")
+
+
+def queens_game(regions: Regions) -> Problem:
+    """The Queens game: one crown in every rank, file and region, none touching."""
+    if regions.per_line != 1:
+        raise ValueError("the Queens game has one queen per row; use star-battle for more")
+    n = regions.size
+    return Problem("queens-game", Board.square(n), (Army("white", CROWN, n, n),), regions=regions)
+
+
+def star_battle(regions: Regions) -> Problem:
+    """Star Battle: ``regions.per_line`` stars in every rank, file and region, none touching."""
+    stars = regions.size * regions.per_line
+    return Problem(
+        "star-battle",
+        Board.square(regions.size),
+        (Army("white", STAR, stars, stars),),
+        regions=regions,
+    )
+
+
+REGION_PUZZLES: dict[str, Callable[[Regions], Problem]] = {
+    "queens-game": queens_game,
+    "star-battle": star_battle,
+}
+"""Puzzles on a grid of regions, built from the grid instead of a size."""
+
+
+def region_puzzle(
+    name: str, grid: str | Sequence[str], stars: int | None = None, n: int | None = None
+) -> Problem:
+    """The region puzzle ``name`` on ``grid`` (text or a list of rows, top row first),
+    ``stars`` per line for star-battle; ``n``, when given, must be the grid's size."""
+    if name == "queens-game" and stars not in (None, 1):
+        raise ValueError("stars are for star-battle; the Queens game has one queen per row")
+    regions = Regions(parse_grid(grid), stars or 1)
+    if n is not None and n != regions.size:
+        raise ValueError(f"the grid is {regions.size}×{regions.size}, not {n}×{n}")
+    return REGION_PUZZLES[name](regions)
+
+
+@dataclass(frozen=True)
+class PuzzleSpec:
+    """How the CLI builds a named puzzle."""
+
+    build: Callable[..., Problem]
+    takes_piece: bool
+    summary: str
+    takes_armies: bool = False
+
+
+PUZZLES: dict[str, PuzzleSpec] = {
+    "queens": PuzzleSpec(queens, False, "n queens, none attacking"),
+    "bishops": PuzzleSpec(bishops, False, "2n−2 bishops, none attacking"),
+    "amazons": PuzzleSpec(amazons, False, "n amazons (queen + knight), none attacking"),
+    "peaceable-queens": PuzzleSpec(
+        peaceable_queens,
+        False,
+        "two equal armies of queens (or K armies, or W white beside black)",
+        True,
+    ),
+    "dominating-queens": PuzzleSpec(dominating_queens, False, "fewest queens covering the board"),
+    "independent": PuzzleSpec(independent, True, "pieces of a chosen kind, none attacking"),
+    "peaceable": PuzzleSpec(
+        peaceable,
+        True,
+        "equal armies of a chosen piece, no cross attacks (K armies, W white)",
+        True,
+    ),
+    "dominating": PuzzleSpec(dominating, True, "fewest pieces of a chosen kind covering the board"),
+}
+
+
+def build_puzzle(
+    name: str,
+    board: Board,
+    piece: Piece | None = None,
+    armies: int | None = None,
+    white: int | None = None,
+) -> Problem:
+    """The named puzzle on ``board``; raises ``ValueError`` naming the choices."""
+    spec = PUZZLES.get(name)
+    if spec is None:
+        choices = ", ".join([*PUZZLES, *REGION_PUZZLES])
+        raise ValueError(f"unknown puzzle {name!r}; choose from {choices}")
+    variant = {
+        key: value for key, value in (("armies", armies), ("white", white)) if value is not None
+    }
+    if variant and not spec.takes_armies:
+        raise ValueError(
+            "a number of armies or of white pieces is for peaceable and peaceable-queens"
+        )
+    if spec.takes_piece:
+        if piece is None:
+            raise ValueError(f"puzzle {name!r} needs a piece")
+        return spec.build(board, piece, **variant)
+    if piece is not None:
+        raise ValueError(
+            f"puzzle {name!r} has its own piece; a piece is chosen for independent, "
+            "peaceable and dominating"
+        )
+    return spec.build(board, **variant)
+
+
+def problem_from_options(
+    puzzle: str,
+    n: int | None = None,
+    rows: int | None = None,
+    cols: int | None = None,
+    piece: str | None = None,
+    at_least: int | None = None,
+    exactly: int | None = None,
+    at_most: int | None = None,
+    armies: int | None = None,
+    white: int | None = None,
+    grid: str | Sequence[str] | None = None,
+    stars: int | None = None,
+    torus: bool | None = None,
+) -> Problem:
+    """The problem that the CLI's (and the HTTP API's) options describe.
+
+    Raises ``ValueError`` with a message fit for a user on bad options.
+    """
+    if puzzle in REGION_PUZZLES:
+        others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
+        if grid is None:
+            raise ValueError(f"{puzzle} needs a grid of regions")
+        if any(value is not None for value in others):
+            raise ValueError(f"{puzzle} takes its board and counts from the grid alone")
+        return region_puzzle(puzzle, grid, stars, n)
+    if grid is not None or stars is not None:
+        raise ValueError(f"a grid and stars are for {' and '.join(REGION_PUZZLES)}")
+    if n is not None and (rows or cols):
+        raise ValueError("give either n or rows and cols, not both")
+    if n is not None:
+        board = Board.square(n, bool(torus))
+    elif rows and cols:
+        board = Board(rows, cols, bool(torus))
+    else:
+        raise ValueError("give the board size: n, or rows and cols")
+    problem = build_puzzle(
+        puzzle, board, piece_from_text(piece) if piece else None, armies=armies, white=white
+    )
+    counts = (at_least, exactly, at_most)
+    if sum(value is not None for value in counts) > 1:
+        raise ValueError("give at most one of at least, exactly and at most")
+    if any(value is not None for value in counts):
+        problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
+    return problem
+
+
+PROBLEM_OPTIONS = (
+    "n",
+    "rows",
+    "cols",
+    "piece",
+    "at_least",
+    "exactly",
+    "at_most",
+    "armies",
+    "white",
+    "grid",
+    "stars",
+    "torus",
+)
+"""The options besides the puzzle's name that :func:`problem_from_options` takes."""
+
+
+class OptionSource(Protocol):
+    """Anything with a ``puzzle`` attribute and some of ``PROBLEM_OPTIONS``."""
+
+    puzzle: str
+
+
+def problem_from_attributes(source: OptionSource) -> Problem:
+    """:func:`problem_from_options` on ``source.puzzle`` and the attributes named
+    in ``PROBLEM_OPTIONS`` (missing ones count as not given): parsed CLI arguments
+    and HTTP request bodies alike."""
+    return problem_from_options(
+        source.puzzle,
+        **{name: getattr(source, name, None) for name in PROBLEM_OPTIONS},
+    )

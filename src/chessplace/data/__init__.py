@@ -1,0 +1,1 @@
+"""Reference data shipped with the package: known sequence values (``oeis.json``)."""

@@ -1,0 +1,1 @@
+"""The GPU counting engine: canonical prefixes on the CPU, a CUDA search per prefix."""

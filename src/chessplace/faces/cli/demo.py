@@ -1,0 +1,113 @@
+"""``chessplace demo``: the classic puzzles one after the other, with boards and timings."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from chessplace import api
+from chessplace.core import puzzles
+from chessplace.core.board import Board
+from chessplace.core.result import Result
+from chessplace.data.reference import known
+from chessplace.forms.text import render_text
+
+
+class _Console(Console):
+    """A console that leaves a closed pipe to :func:`chessplace.faces.cli.main` (rich exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+def _board(console: Console, title: str, result: Result, ascii_only: bool) -> None:
+    console.rule(title)
+    if result.placement is not None:
+        console.print(render_text(result.placement, ascii_only), highlight=False)
+    console.print(f"[dim]{result.status.value} · {result.solver} · {result.seconds:.3f} s[/dim]")
+
+
+def run_demo(ascii_only: bool = False) -> None:
+    """Solve, optimise and count the seed puzzles, checking each answer against OEIS."""
+    console = _Console()
+    square = Board.square
+
+    _board(console, "8 queens", api.solve(puzzles.queens(square(8))), ascii_only)
+    queens = api.count(puzzles.queens(square(8)), unique=True)
+    console.print(
+        f"all 8-queens solutions: {queens.count} ({queens.unique} up to symmetry) "
+        f"in {queens.seconds:.2f} s"
+    )
+
+    million = api.solve(puzzles.queens(square(1_000_000)))
+    console.rule("1,000,000 queens")
+    console.print(
+        f"placed and verified {len(million.placement or ())} queens on a "
+        f"1,000,000×1,000,000 board in {million.seconds:.2f} s"
+    )
+
+    _board(
+        console,
+        "most bishops on 8×8 (2n−2, proven)",
+        api.optimize(puzzles.bishops(square(8))),
+        ascii_only,
+    )
+
+    console.rule("amazons (queen + knight)")
+    impossible = [
+        n
+        for n in range(2, 10)
+        if api.solve(puzzles.amazons(square(n))).status.value == "infeasible"
+    ]
+    console.print(f"no placement for n = {impossible[0]}..{impossible[-1]}, proven")
+    _board(console, "10 amazons", api.solve(puzzles.amazons(square(10))), ascii_only)
+    amazons = api.count(puzzles.amazons(square(10)), unique=True)
+    console.print(f"all 10-amazon solutions: {amazons.count} ({amazons.unique} up to symmetry)")
+
+    table = Table(title="peaceable armies of queens (OEIS A250000)")
+    for column in ("n", "m", "status", "solver", "seconds", "OEIS"):
+        table.add_column(column, justify="right")
+    last = None
+    for n in range(1, 10):
+        last = api.optimize(puzzles.peaceable_queens(square(n)))
+        table.add_row(
+            str(n),
+            str(last.objective),
+            last.status.value,
+            last.solver,
+            f"{last.seconds:.2f}",
+            str(known("A250000", n)),
+        )
+    console.print(table)
+    if last is not None:
+        _board(console, "9×9: 12 white and 12 black queens, proven best", last, ascii_only)
+    optimal = api.count(puzzles.peaceable_queens(square(7)), unique=True, optimal=True)
+    console.print(
+        f"every optimal 7×7 army: {optimal.count} placements, {optimal.unique} up to "
+        f"symmetry and colour swap (OEIS A260680: {known('A260680', 7)}) "
+        f"in {optimal.seconds:.2f} s"
+    )
+    target = known("peaceable-best-known", 20)
+    large = api.solve(
+        puzzles.peaceable_queens(square(20)).with_counts(at_least=target),
+        solver="heuristic",
+        time_limit=60,
+    )
+    _board(console, f"20×20 by local search: the best known {target} each", large, ascii_only)
+
+    table = Table(title="queen domination (OEIS A075458)")
+    for column in ("n", "queens", "status", "seconds", "OEIS"):
+        table.add_column(column, justify="right")
+    for n in range(1, 9):
+        result = api.optimize(puzzles.dominating_queens(square(n)))
+        table.add_row(
+            str(n),
+            str(result.objective),
+            result.status.value,
+            f"{result.seconds:.2f}",
+            str(known("A075458", n)),
+        )
+    console.print(table)
+    if result.placement is not None:
+        _board(console, "5 queens dominate 8×8", result, ascii_only)

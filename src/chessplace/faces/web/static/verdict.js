@@ -1,0 +1,176 @@
+// The board and its verdict: drawing, placing pieces, the server's check.
+import { fileName, parseSquare, pieceLook } from "./board.js";
+import { emit } from "./events.js";
+import { problemOptions } from "./options.js";
+import { regionView } from "./regions.js";
+import { $, armyCount, post, regional, say, side, spec, state, whole } from "./state.js";
+
+function pieceOf(army) {
+  if (state.armies[army]) return state.armies[army].piece;
+  if (regional()) return spec().takes_stars ? "star" : "crown";
+  return spec().takes_piece ? $("piece").value.trim() || "?" : "queen";
+}
+
+export function draw() {
+  const verdict = state.verdict;
+  const squares = (names) => names.map(parseSquare).filter(Boolean);
+  state.board.draw({
+    rows: whole("rows"),
+    cols: whole("cols"),
+    pieces: state.pieces.map(({ army, square }) => ({
+      army, square, look: pieceLook(pieceOf(army), state.catalog),
+    })),
+    attacked: squares([...attackedShown(), ...state.hint]),
+    conflicts: verdict ? verdict.conflicts.map(squares).filter((pair) => pair.length === 2) : [],
+    regions: regional() ? regionView() : null,
+  });
+  emit("drawn");
+}
+
+// The squares tinted when asked: those the pieces attack or, with several armies, those
+// the other armies attack (where a piece of the army being placed may not stand).
+function attackedShown() {
+  const verdict = state.verdict;
+  const legend = $("attack-legend");
+  legend.hidden = !$("show-attacks").checked;
+  if (!verdict || legend.hidden) return [];
+  const by = verdict.attacked_by;
+  const several = by.length > 1;
+  const name = state.catalog.armies[state.army];
+  const names = several ? by.filter((_, army) => army !== state.army).flat() : verdict.attacked;
+  const occupied = new Set(placed().map((piece) => piece.square));
+  const free = [...new Set(names)].filter((square) => !occupied.has(square));
+  const board = whole("rows") * whole("cols") - occupied.size;
+  legend.textContent = several
+    ? `Tinted: ${free.length} of ${board} free squares attacked by the other armies (no ${name} piece may stand there).`
+    : `Tinted: ${free.length} of ${board} free squares attacked.`;
+  return free;
+}
+
+export function placed() {
+  return state.pieces.map(({ army, square }) => ({
+    army: state.catalog.armies[army], square: fileName(square[0]) + (square[1] + 1),
+  }));
+}
+
+// Redraw at once, then check the placement (and the options) with the server.
+export async function refresh() {
+  emit("refreshing");
+  const piece = spec().takes_piece ? ` of ${$("piece").value.trim()}` : "";
+  const stars = spec().takes_stars ? ` · ${whole("stars")} per row` : "";
+  $("board-title").textContent = `${$("puzzle").value}${piece} · ${whole("rows")}×${whole("cols")}${stars}`;
+  draw();
+  showArmies();
+  const check = ++state.checks;
+  if (side() > state.limits.sides.verify) {
+    state.verdict = null;
+    state.optionsError = null;
+  } else {
+    try {
+      const verdict = await post("/api/verify", { ...problemOptions(), pieces: placed() });
+      if (check !== state.checks) return;
+      state.verdict = verdict;
+      state.armies = verdict.armies;
+      state.optionsError = null;
+    } catch (error) {
+      if (check !== state.checks) return;
+      state.verdict = null;
+      state.optionsError = error.message;
+    }
+  }
+  draw();
+  showArmies();
+  showVerdict();
+  emit("checked");
+}
+
+function showVerdict() {
+  const verdict = state.verdict;
+  const broken = verdict ? verdict.violations : [];
+  $("violations").replaceChildren();
+  if (state.optionsError) {
+    say("options-note", state.optionsError, "note error");
+    say("verdict", "Fix the options above to check a placement.", "neutral");
+    return;
+  }
+  if (!state.pieces.length) {
+    const what = regional() ? `${pieceOf(0)}s` : "pieces";
+    say("verdict", `Empty board: click squares to place ${what}, or press Solve.`, "neutral");
+    return;
+  }
+  if (!verdict) {
+    const most = state.limits.sides.verify;
+    say("verdict", `Not checked: this server checks boards up to ${most} a side.`, "neutral");
+    return;
+  }
+  const pieces = state.pieces.length === 1 ? "1 piece" : `${state.pieces.length} pieces`;
+  const grid = regional();
+  if (verdict.status === "valid" && grid) {
+    const each = spec().takes_stars ? `${whole("stars")} ${pieceOf(0)}s` : `one ${pieceOf(0)}`;
+    say("verdict", `Solved: ${each} in every row, column and region, none touching.`, "valid");
+  } else if (verdict.status === "valid") {
+    say("verdict", `Valid: ${pieces}, every rule kept.`, "valid");
+  } else if (verdict.conflicts.length) {
+    const count = verdict.conflicts.length;
+    const what = grid ? (count === 1 ? "touching pair" : "touching pairs") : (count === 1 ? "attack" : "attacks");
+    say("verdict", `Invalid: ${count} ${what} (ringed in red).`, "invalid");
+  } else if (grid) {
+    say("verdict", `Not solved yet (${pieces}):`, "pending");
+  } else {
+    say("verdict", `Not a solution yet (${pieces}): no attacks, but`, "pending");
+  }
+  const items = broken.slice(0, 12).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  });
+  if (broken.length > 12) items.push(Object.assign(document.createElement("li"), { textContent: `and ${broken.length - 12} more` }));
+  $("violations").replaceChildren(...items);
+}
+
+function showArmies() {
+  const picker = $("army-picker");
+  const count = armyCount();
+  picker.replaceChildren();
+  if (count < 2) return;
+  const fills = state.catalog.drawing.fills;
+  for (let army = 0; army < count; army++) {
+    const chip = document.createElement("button");
+    chip.className = "chip";
+    chip.setAttribute("role", "radio");
+    chip.setAttribute("aria-checked", String(army === state.army));
+    chip.dataset.army = army;
+    chip.title = `place ${state.catalog.armies[army]} pieces`;
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = fills[army % fills.length];
+    chip.append(dot, state.catalog.armies[army]);
+    chip.addEventListener("click", () => { state.army = army; showArmies(); draw(); });
+    picker.appendChild(chip);
+  }
+}
+
+export function onSquare(square) {
+  if (state.job || state.generating) return;
+  state.hint = [];
+  const at = state.pieces.findIndex((piece) => piece.square[0] === square[0] && piece.square[1] === square[1]);
+  if (at >= 0) state.pieces.splice(at, 1);
+  else state.pieces.push({ army: state.army, square });
+  state.offset = null;
+  $("position").textContent = "–";
+  refresh();
+}
+
+export function onHover(square) {
+  if (!square) {
+    $("hover").textContent = "";
+    return;
+  }
+  const name = fileName(square[0]) + (square[1] + 1);
+  const piece = state.pieces.find((p) => p.square[0] === square[0] && p.square[1] === square[1]);
+  const attacked = state.verdict && state.verdict.attacked.includes(name);
+  const what = piece ? `${state.catalog.armies[piece.army]} ${pieceOf(piece.army)}` : (attacked ? "attacked" : "free");
+  const grid = state.grid && regional() ? state.grid[state.grid.length - 1 - square[1]] : null;
+  const region = grid && grid[square[0]] ? ` · region ${grid[square[0]]}` : "";
+  $("hover").textContent = `${name}${region}: ${what}`;
+}

@@ -1,0 +1,43 @@
+"""A placement drawn with the checker's marks: what the faces (CLI, web, Jupyter) show."""
+
+from __future__ import annotations
+
+from chessplace.core.board import Square
+from chessplace.core.display import register
+from chessplace.core.placement import Placement
+from chessplace.core.verification import attacked_squares, conflict_pairs
+from chessplace.forms.svg import render_svg
+from chessplace.forms.text import render_text
+
+
+def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: bool = False) -> str:
+    """SVG of ``placement``; attacked squares tinted and illegal attacks marked on request;
+    a grid's regions coloured."""
+    grid = placement.problem.regions
+    return render_svg(
+        placement,
+        tint=_attacked_by_others(placement) if show_attacks else (),
+        conflicts=conflict_pairs(placement.verify()) if conflicts else (),
+        regions=None
+        if grid is None
+        else {s: grid.region_of(s) for s in placement.problem.board.squares()},
+    )
+
+
+def _attacked_by_others(placement: Placement) -> set[Square]:
+    """What the tint shows: with one army, every square it attacks; with several, the
+    squares the first army (white) may not stand on: those the other armies attack."""
+    armies = range(len(placement.problem.armies))
+    if len(armies) == 1:
+        return attacked_squares(placement)
+    return set().union(*(attacked_squares(placement, army) for army in armies[1:]))
+
+
+def register_drawings() -> None:
+    """Placements draw themselves: in Jupyter with their conflicts marked and regions
+    coloured, and as a text board when printed."""
+    register("svg", lambda placement: marked_svg(placement, conflicts=True))
+    register("text", render_text)
+
+
+register_drawings()

@@ -1,0 +1,81 @@
+"""Output paths are checked before the work, a checkpoint is used by one run at a time,
+and a reused certificate directory keeps only the new certificate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chessplace.faces.cli import main
+from chessplace.runtime.filelock import FileLock, InUse
+
+
+def _fails(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
+    """The one error line of a command that exits 2 (progress lines may come before)."""
+    assert main(list(arguments)) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--render", "{tmp}/missing/board.svg", "no directory"),
+        ("--checkpoint", "{tmp}", "is a directory"),
+        ("--certificate", "{tmp}/file.txt", "not a directory"),
+        ("--checkpoint", "{tmp}/missing/a.jsonl", "no directory"),
+    ],
+)
+def test_bad_output_paths_are_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
+) -> None:
+    (tmp_path / "file.txt").write_text("x")
+    path = value.format(tmp=tmp_path)
+    err = _fails(capsys, "optimize", "peaceable-queens", "-n", "30", option, path)
+    assert message in err and option in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["count", "queens", "-n", "8"],
+        ["optimize", "peaceable-queens", "-n", "7"],
+    ],
+)
+def test_a_checkpoint_in_use_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    checkpoint = tmp_path / "run.jsonl"
+    held = FileLock(checkpoint)
+    try:
+        err = _fails(capsys, *command, "--checkpoint", str(checkpoint))
+        assert "in use by another chessplace run" in err and str(checkpoint) in err
+    finally:
+        held.release()
+    assert main([*command, "--checkpoint", str(checkpoint)]) == 0
+
+
+def test_a_lock_is_released_and_taken_again(tmp_path: Path) -> None:
+    first = FileLock(tmp_path / "a.jsonl")
+    with pytest.raises(InUse):
+        FileLock(tmp_path / "a.jsonl")
+    first.release()
+    FileLock(tmp_path / "a.jsonl").release()
+
+
+def test_a_reused_certificate_directory_keeps_no_stale_proofs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "cert"
+    directory.mkdir()
+    for stale in ("refutation-0007.drup.gz", "cover.drup.gz", "refutation.drup.gz"):
+        (directory / stale).write_text("old")
+    (directory / "notes.txt").write_text("mine")
+    assert main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)]) == 0
+    names = sorted(path.name for path in directory.iterdir())
+    assert "refutation-0007.drup.gz" not in names and "cover.drup.gz" not in names
+    assert "notes.txt" in names
+    capsys.readouterr()
+    assert main(["check", str(directory)]) == 0

@@ -1,0 +1,422 @@
+"""The web page in headless Chromium (Debian's) against a real ``chessplace serve``,
+and the API it reads: the catalog and a job's progress as server-sent events."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from PIL import Image
+
+from chessplace.core.problem import ARMY_NAMES
+from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.engines.registry import ENGINES
+from chessplace.forms import svg as svgboard
+from tests.processes import start_server
+
+CHROMIUM = shutil.which("chromium")
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    url, process = start_server()
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield launched
+        launched.close()
+
+
+def _events(response: httpx.Response) -> list[tuple[str | None, str, dict[str, Any]]]:
+    """(id, event, data) of each server-sent event in the stream."""
+    found, fields = [], {}
+    for line in response.iter_lines():
+        if not line:
+            found.append((fields.get("id"), fields["event"], json.loads(fields["data"])))
+            fields = {}
+            continue
+        key, _, value = line.partition(": ")
+        fields[key] = value
+    return found
+
+
+def test_the_catalog_lists_what_the_cli_knows(server: str) -> None:
+    catalog = httpx.get(f"{server}/api/catalog", timeout=30).json()
+    assert [puzzle["name"] for puzzle in catalog["puzzles"]] == [*PUZZLES, *REGION_PUZZLES]
+    peaceable = next(p for p in catalog["puzzles"] if p["name"] == "peaceable")
+    assert peaceable["takes_piece"] and peaceable["takes_armies"]
+    assert [solver["name"] for solver in catalog["solvers"]] == list(ENGINES)
+    assert catalog["drawing"]["fills"] == list(svgboard.ARMY_FILLS)
+    amazon = next(p for p in catalog["pieces"] if p["name"] == "amazon")
+    assert (amazon["glyph"], amazon["badge"], amazon["letter"]) == ("♛", "♞", "A")
+
+
+def test_a_jobs_progress_streams_as_server_sent_events(server: str) -> None:
+    body = {"task": "optimize", "puzzle": "peaceable-queens", "n": 7}
+    job = httpx.post(f"{server}/api/jobs", json=body, timeout=30).json()
+    url = f"{server}/api/jobs/{job['id']}/events"
+    with httpx.stream("GET", url, timeout=60) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = _events(response)
+    progress = [(number, data) for number, kind, data in events if kind == "progress"]
+    assert progress and all(data["seconds"] >= 0 for _, data in progress)
+    assert [number for number, _ in progress] == [str(i) for i in range(1, len(progress) + 1)]
+    assert any("objective" in data for _, data in progress)
+    kind, end = events[-1][1:]
+    assert kind == "end" and (end["state"], end["result"]["status"]) == ("done", "optimal")
+    # A browser that reconnects names the last event it saw and gets only what followed.
+    resumed = {"Last-Event-ID": str(len(progress) - 1)}
+    with httpx.stream("GET", url, headers=resumed, timeout=60) as response:
+        again = _events(response)
+    assert [number for number, kind, _ in again if kind == "progress"] == [str(len(progress))]
+    assert httpx.get(f"{server}/api/jobs/nosuchjob/events", timeout=10).status_code == 404
+
+
+def test_verify_says_which_army_attacks_what(server: str) -> None:
+    pieces = [{"army": "white", "square": "a1"}, {"army": "black", "square": "c2"}]
+    body = {"puzzle": "peaceable", "piece": "N", "n": 4, "pieces": pieces}
+    data = httpx.post(f"{server}/api/verify", json=body, timeout=30).json()
+    assert data["attacked_by"] == [["b3", "c2"], ["a1", "a3", "b4", "d4"]]
+    assert sorted({square for army in data["attacked_by"] for square in army}) == data["attacked"]
+
+
+def _ready(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("document.querySelectorAll('#puzzle option').length > 0")
+    page.wait_for_selector("#board svg")
+
+
+def _set(page: Any, selector: str, value: str) -> None:
+    page.fill(selector, value)
+    page.dispatch_event(selector, "change")
+
+
+def _occupied(page: Any) -> set[str]:
+    return set(
+        page.eval_on_selector_all("#board g.piece", "nodes => nodes.map(n => n.dataset.square)")
+    )
+
+
+def _drawn_pieces(page: Any) -> set[tuple[str, ...]]:
+    """Each piece on the page's board: square, army, and each part's tag, text and fill."""
+    return {
+        tuple(piece)
+        for piece in page.eval_on_selector_all(
+            "#board g.piece",
+            """nodes => nodes.map(n => [n.dataset.square, n.dataset.army, ...[...n.children]
+                .map(c => `${c.tagName}:${c.textContent}:${c.getAttribute('fill')}`)])""",
+        )
+    }
+
+
+def _exported_pieces(server: str, page: Any) -> set[tuple[str, ...]]:
+    """The same, from the server's SVG export of the placement the page's link holds."""
+    link = page.evaluate("location.hash")
+    params = dict(part.split("=", 1) for part in link[1:].split("&"))
+    options = {key: params[key] for key in ("puzzle", "piece") if key in params}
+    for key in ("n", "rows", "cols"):
+        if key in params:
+            options[key] = int(params[key])
+    pieces = [
+        {"army": ARMY_NAMES[army], "square": square}
+        for army, squares in enumerate(params["p"].split("_"))
+        for square in squares.split(",")
+        if square
+    ]
+    svg = httpx.post(f"{server}/api/render", json={**options, "pieces": pieces}, timeout=30).text
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    return {
+        (
+            group.get("data-square", ""),
+            group.get("data-army", ""),
+            *(f"{c.tag.removeprefix(ns)}:{c.text or ''}:{c.get('fill')}" for c in group),
+        )
+        for group in root.iter(f"{ns}g")
+        if group.get("class") == "piece"
+    }
+
+
+def _check_drawn(page: Any, width: int) -> None:
+    """The page fits the window, and its board is drawn (squares in both colours, many tones)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = page.locator("#board svg").bounding_box()
+    assert box["width"] > 200 and box["x"] >= 0 and box["x"] + box["width"] <= width
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    board = shot.crop(
+        (int(box["x"]), int(box["y"]), int(box["x"] + box["width"]), int(box["y"] + box["height"]))
+    )
+    colours = board.getcolors(maxcolors=1 << 20) or []
+    assert len(colours) > 20
+    tones = {colour for _, colour in colours}
+    assert {(240, 217, 181), (181, 136, 99)} <= tones  # the export's light and dark squares
+
+
+@needs_chromium
+def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    # the board is drawn at once, the verdict once the server has checked it
+    page.wait_for_function("document.querySelector('#verdict').textContent !== ''")
+    verdict = page.locator("#verdict")
+    assert "neutral" in verdict.get_attribute("class")
+    assert "Empty board" in verdict.text_content()
+    labels = page.eval_on_selector_all(
+        "#board text.label", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert set("abcdefgh") | {str(rank) for rank in range(1, 9)} <= set(labels)
+    options = page.eval_on_selector_all("#puzzle option", "o => o.map(x => x.value)")
+    assert options == [*PUZZLES, *REGION_PUZZLES]
+    _check_drawn(page, 1280)
+
+    # Two queens on one rank: a red verdict, both ringed and joined as `verify --render` does.
+    page.click("#board svg", position=_centre(page, "a1"))
+    page.wait_for_selector("#verdict.pending")
+    page.click("#board svg", position=_centre(page, "c1"))
+    page.wait_for_selector("#verdict.invalid")
+    assert page.locator("#board rect.conflict").count() == 2
+    assert page.locator("#board line.attack-line").count() == 2  # each way, as exported
+    page.check("#show-attacks")
+    assert page.locator("#board path.attacked").count() == 1
+    assert "free squares attacked" in page.text_content("#attack-legend")
+
+    # Sizes are clamped to the server's limits; tasks over their own limit are disabled.
+    sides = httpx.get(f"{server}/api/limits", timeout=10).json()["sides"]
+    _set(page, "#rows", "100000")
+    page.wait_for_function("document.querySelector('#rows').value !== '100000'")
+    assert page.input_value("#rows") == str(max(sides.values()))
+    assert "set to" in page.text_content("#options-note")
+    assert page.is_disabled("#count")
+    assert f"Count: boards up to {sides['count']} a side" in page.text_content("#task-limits")
+    page.close()
+
+
+def _centre(page: Any, square: str, n: int = 8) -> dict[str, float]:
+    """Where ``square``'s centre is inside the board (n×n), whose SVG fills it (the SVG
+    itself is replaced at each redraw)."""
+    box = page.locator("#board").bounding_box()
+    scale = box["width"] / (2 * svgboard.MARGIN + n * svgboard.SQUARE)
+    file, rank = ord(square[0]) - ord("a"), int(square[1:]) - 1
+    x = svgboard.MARGIN + (file + 0.5) * svgboard.SQUARE
+    y = svgboard.MARGIN + (n - rank - 0.5) * svgboard.SQUARE
+    return {"x": x * scale, "y": y * scale}
+
+
+@needs_chromium
+def test_peaceable_queens_optimised_on_six_by_six(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    page.select_option("#puzzle", "peaceable-queens")
+    _set(page, "#rows", "6")
+    _set(page, "#cols", "6")
+    page.click("#optimize")
+    page.wait_for_selector("#facts dd[data-fact=solver]", timeout=60_000)
+    assert page.text_content("#status") == "Optimize: optimal — proven"
+    facts = dict(
+        page.eval_on_selector_all("#facts dd", "n => n.map(d => [d.dataset.fact, d.textContent])")
+    )
+    assert (facts["objective"], facts["bound"]) == ("5", "5")
+    assert facts["solver"].split("(")[0] in ENGINES
+    page.wait_for_selector("#verdict.valid")
+    assert len(_occupied(page)) == 10
+    assert _drawn_pieces(page) == _exported_pieces(server, page)
+    page.close()
+
+
+@needs_chromium
+def test_a_nightrider_is_solved_and_its_link_reopens_it(server: str, browser: Any) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page = context.new_page()
+    _ready(page, server)
+    page.select_option("#puzzle", "independent")
+    _set(page, "#piece", "NN")
+    _set(page, "#rows", "5")
+    _set(page, "#cols", "7")
+    page.click("#optimize")
+    page.wait_for_selector("#facts dd[data-fact=solver]", timeout=60_000)
+    page.wait_for_selector("#verdict.valid")
+    objective = page.text_content("#facts dd[data-fact=objective]")
+    placed = _occupied(page)
+    assert len(placed) == int(objective) > 0
+    assert page.eval_on_selector_all("#board g.piece", "n => n.map(g => g.dataset.piece)") == [
+        "S"
+    ] * len(placed)
+    assert _drawn_pieces(page) == _exported_pieces(server, page)
+    labels = page.eval_on_selector_all("#board text.label", "n => n.map(t => t.textContent)")
+    assert "g" in labels and "h" not in labels and "5" in labels and "6" not in labels
+    _check_drawn(page, 390)
+
+    page.click("#share")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link.startswith(server) and "NN" in link
+    again = context.new_page()
+    _ready(again, link)
+    again.wait_for_selector("#verdict.valid")
+    assert _occupied(again) == placed
+    assert (again.input_value("#puzzle"), again.input_value("#piece")) == ("independent", "NN")
+    assert (again.input_value("#rows"), again.input_value("#cols")) == ("5", "7")
+    again.reload()
+    again.wait_for_selector("#verdict.valid")
+    assert _occupied(again) == placed
+    context.close()
+
+
+@needs_chromium
+def test_arrow_keys_browse_the_placements(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    _set(page, "#rows", "6")
+    _set(page, "#cols", "6")
+    page.evaluate("document.activeElement.blur()")  # keys typed in a field stay there
+    seen = []
+    for key, position in (("ArrowRight", "#1"), ("ArrowRight", "#2"), ("ArrowLeft", "#1")):
+        page.keyboard.press(key)
+        page.wait_for_function(
+            f"document.querySelector('#position').textContent.startsWith('{position}')"
+        )
+        page.wait_for_selector("#verdict.valid")
+        seen.append(_occupied(page))
+    assert len(seen[0]) == 6 and seen[0] != seen[1] and seen[2] == seen[0]
+    page.close()
+
+
+@needs_chromium
+def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    page.select_option("#puzzle", "queens-game")
+    _set(page, "#rows", "6")
+    page.fill("#seed", "5")
+    page.click("#generate")
+    page.wait_for_selector("#facts dd[data-fact=seed]", timeout=60_000)
+    page.wait_for_function("location.hash.includes('grid=')")
+    grid = page.input_value("#grid-text").split("\n")
+    assert len(grid) == 6 and all(len(row) == 6 for row in grid)
+    assert "grid=" + ".".join(grid) in page.evaluate("location.hash")
+    assert _occupied(page) == set()  # the solution is not shown: it is to be found
+    # Regions coloured as the SVG export colours them: numbered in reading order.
+    order = list(dict.fromkeys("".join(grid)))
+    fills = dict(
+        page.eval_on_selector_all(
+            "#board rect.region", "n => n.map(r => [r.dataset.square, r.getAttribute('fill')])"
+        )
+    )
+    assert fills["a6"] == svgboard.region_colour(order.index(grid[0][0]))
+    assert fills["f1"] == svgboard.region_colour(order.index(grid[5][5]))
+
+    page.click("#unique-check")
+    page.wait_for_selector("#facts dd[data-fact=uniqueness]", timeout=60_000)
+    assert page.text_content("#status") == "Uniqueness: unique"
+
+    body = {"puzzle": "queens-game", "grid": grid, "limit": 2}
+    answer = httpx.post(f"{server}/api/count", json=body, timeout=60).json()
+    assert answer["count"] == 1
+    solution = [piece["square"] for piece in answer["pieces"]]
+    file, rank = solution[0][0], int(solution[0][1])
+    touching = f"{chr(ord(file) + (1 if file < 'f' else -1))}{rank + (1 if rank < 6 else -1)}"
+    page.click("#board", position=_centre(page, solution[0], 6))
+    page.wait_for_selector("#verdict.pending")
+    assert "has 0 crowns, it needs 1" in page.text_content("#violations")
+    page.click("#board", position=_centre(page, touching, 6))
+    page.wait_for_selector("#verdict.invalid")
+    assert "1 touching pair" in page.text_content("#verdict")
+    page.click("#board", position=_centre(page, touching, 6))
+    for square in solution[1:]:
+        page.click("#board", position=_centre(page, square, 6))
+    page.wait_for_selector("#verdict.valid")
+    assert page.text_content("#verdict").startswith("Solved")
+    assert _occupied(page) == set(solution)
+    page.click("#solve")  # the solution, with the grid's difficulty by the rules
+    page.wait_for_selector("#facts dd[data-fact=difficulty]", timeout=60_000)
+    assert "steps by the rules" in page.text_content("#facts dd[data-fact=difficulty]")
+    page.close()
+
+
+@needs_chromium
+def test_a_grid_is_painted_and_its_link_reopens_it(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.BBBB.CCCC.DDDD")
+    page.wait_for_selector("#board rect.region")
+    assert page.input_value("#grid-text") == "AAAA\nBBBB\nCCCC\nDDDD"
+    page.check("#paint")
+    page.click("#region-picker [data-region=A]")
+    page.click("#board", position=_centre(page, "b3", 4))  # joins A (below b4)
+    page.click("#board", position=_centre(page, "b1", 4))  # an island of A
+    page.wait_for_function("location.hash.includes('grid=AAAA.BABB.CCCC.DADD')")
+    # The first click's answer (region B split) may show until the second one's arrives.
+    page.wait_for_function(
+        "document.querySelector('#options-note').textContent.includes('region A is not connected')"
+    )
+    assert "error" in page.get_attribute("#options-note", "class")
+    page.fill("#grid-text", "ABBB\nAABB\nCCCD\nCCDD")
+    page.dispatch_event("#grid-text", "change")
+    page.wait_for_function("location.hash.includes('grid=ABBB.AABB.CCCD.CCDD')")
+    page.wait_for_selector("#verdict.neutral")
+    assert page.text_content("#options-note") == ""
+    again = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(again, page.evaluate("location.href"))
+    again.wait_for_selector("#board rect.region")
+    assert again.input_value("#puzzle") == "queens-game"
+    assert again.input_value("#grid-text") == "ABBB\nAABB\nCCCD\nCCDD"
+    page.close()
+    again.close()
+
+
+@needs_chromium
+def test_a_queens_game_is_played_with_hints_only(server: str, browser: Any) -> None:
+    """Each Hint names a rule and tints the square of the next crown; clicking only the
+    hinted squares solves the grid."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    page.select_option("#puzzle", "queens-game")
+    _set(page, "#rows", "6")
+    page.fill("#seed", "3")
+    page.click("#generate")
+    page.wait_for_selector("#facts dd[data-fact=seed]", timeout=60_000)
+    assert "difficulty:" in page.text_content("#status")
+    for _ in range(6):
+        page.evaluate("document.getElementById('status').dataset.hint = 'waiting'")
+        page.click("#hint")
+        page.wait_for_function(
+            "document.getElementById('status').dataset.hint !== 'waiting'", timeout=30_000
+        )
+        text = page.text_content("#status")
+        squares = page.evaluate("document.getElementById('status').dataset.hint").split()
+        assert text.startswith("Hint") and "a piece on" in text and squares, text
+        assert any(rule in text for rule in ("last squares", "touching", "unit full")), text
+        for square in squares:
+            page.click("#board", position=_centre(page, square, 6))
+        if len(_occupied(page)) == 6:
+            break
+    page.wait_for_selector("#verdict.valid", timeout=30_000)
+    assert page.text_content("#verdict").startswith("Solved")
+    page.close()
