@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,10 +16,16 @@ from pathlib import Path
 import pytest
 
 from chessplace.data.reference import known
+from tests.paths import ROOT
 from tests.processes import alive, children, running
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = ROOT / "results"
 SCRIPT = ["-m", "chessplace.research", "crosscheck-search"]
+
+pytestmark = [
+    pytest.mark.c_compiler,
+    pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler"),
+]
 
 
 @pytest.fixture(scope="module")

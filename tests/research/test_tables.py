@@ -8,8 +8,9 @@ import pytest
 
 from chessplace.research import tables
 from chessplace.research.records import SEQUENCES
+from tests.paths import ROOT
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = ROOT / "results"
 
 
 PAGES = [RESULTS / "README.md", *sorted(RESULTS.glob("*/oeis.md"))]

@@ -19,9 +19,10 @@ from chessplace.core.board import parse_square
 from chessplace.core.placement import Placement
 from chessplace.data.reference import known
 from chessplace.forms.jsonio import placement_from_data
+from tests.paths import ROOT
 from tests.processes import alive, children, running
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = ROOT / "results"
 RESEARCH = ["-m", "chessplace.research"]
 
 
