@@ -16,8 +16,8 @@ demo: $(STAMP)
 	$(BIN)/chessplace demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks results
-	$(BIN)/ruff format --check src tests benchmarks results
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
 # The browser test drives Debian's chromium; install it when missing (needs root, as on CI).

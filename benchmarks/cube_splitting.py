@@ -1,6 +1,6 @@
 """Splitting a hard cube of a SAT cross-check: whole, against its pieces.
 
-The cross-checks (results/crosscheck_bound.py) solve the cubes the line
+The cross-checks (``python -m chessplace.research crosscheck-bound``) solve the cubes the line
 engine's tree cuts the formula into, and split a cube CaDiCaL has not refuted
 within a conflict budget into the pieces ``splitting.children`` gives: the
 tree's leaves 4 labels deeper that extend it, or, where the engine cut it,
@@ -20,17 +20,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
 from pysat.solvers import Solver
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "results"))
-
-from crosscheck_bound import beyond
-from splitting import children
-from tree_cut import TreeCut
+from chessplace.research.crosscheck_bound import beyond
+from chessplace.research.splitting import children
+from chessplace.research.tree_cut import TreeCut
 
 
 def _seconds(clauses: list[list[int]], cubes: list[tuple[int, ...]]) -> tuple[float, bool]:

@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def worker(text: str, sample: int) -> None:
-    """Refute one case's sample with the engine on ``sys.path``; print nodes, seconds."""
+    """Refute one case's sample with the engine on ``PYTHONPATH``; print nodes, seconds
+    (run as a script, so that ``line_order`` beside it imports)."""
     import numpy as np
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
     from chessplace import Board
     from chessplace.core.pieces import QUEEN
     from chessplace.engines.lines import kernel

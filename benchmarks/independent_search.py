@@ -1,4 +1,4 @@
-"""What the independent check costs: results/line_search.c against the line engine.
+"""What the independent check costs: the C search (research/line_search.c) against the engine.
 
 For each case both run as child processes on one core, and the table gives
 the CPU seconds of each (best of ``--rounds``, from the children's rusage) and
@@ -27,10 +27,7 @@ import time
 from pathlib import Path
 
 from chessplace.data.reference import known
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "results"))
-
-from c_search import compiled
+from chessplace.research.c_search import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,7 +6,7 @@ all the way (the baseline, as the engine searched until 6d5afc7) and picking
 its lines itself below the ranks and files (the engine now). Small boards are
 searched from the root; large ones on a sample of the chunks their proof
 splits into (drawn with a fixed seed, from those its checkpoint in
-results/checkpoints/ has not proved yet when it has one). Both searches must
+results/<sequence>/nN-engine.jsonl has not proved yet when it has one). Both searches must
 end the same way; the table gives nodes, seconds and the ratio.
 
     python benchmarks/line_order.py [--cases 13,14,t13,w12,17] [--sample 12]
@@ -35,7 +35,7 @@ from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.engines.lines.runner import LineSearch, geometry_digest
 
-CHECKPOINTS = Path(__file__).resolve().parent.parent / "results" / "checkpoints"
+RESULTS = Path(__file__).resolve().parent.parent / "results"
 BEYOND = {
     ("A250000", 19): 52,  # the best armies known; the proof that 53 fail is under way
     ("A279405", 13): 16,
@@ -57,14 +57,26 @@ def case(text: str) -> tuple[str, Geometry, LineSearch, int, Path | None]:
     if kind == "t":
         value = _value("A279405", n)
         g = geometry(Board.square(n, torus=True), QUEEN)
-        return f"{n}×{n} torus", g, LineSearch(g, 1), value + 1, CHECKPOINTS / f"t{n}.jsonl"
+        return (
+            f"{n}×{n} torus",
+            g,
+            LineSearch(g, 1),
+            value + 1,
+            RESULTS / "a279405" / f"n{n}-engine.jsonl",
+        )
     if kind == "w":
         white = _value("A250000", n)
         g = geometry(Board.square(n), QUEEN, swap=False)
         search = LineSearch(g, 1, white_target=white)
         return f"{n}×{n}, {white} white", g, search, _value("A308632", n) + 1, None
     g = geometry(Board.square(n), QUEEN)
-    return f"{n}×{n}", g, LineSearch(g, 1), _value("A250000", n) + 1, CHECKPOINTS / f"a{n}.jsonl"
+    return (
+        f"{n}×{n}",
+        g,
+        LineSearch(g, 1),
+        _value("A250000", n) + 1,
+        RESULTS / "a250000" / f"n{n}-engine.jsonl",
+    )
 
 
 def _value(sequence: str, n: int) -> int:

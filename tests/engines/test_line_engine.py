@@ -311,15 +311,16 @@ def test_a_chunk_key_of_another_depth_is_not_trusted(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "board"), [("a17", SQUARE(17)), ("t15", Board.square(15, torus=True))]
+    ("name", "board"),
+    [("a250000/n17", SQUARE(17)), ("a279405/n15", Board.square(15, torus=True))],
 )
 def test_the_committed_checkpoints_still_name_this_search(name: str, board: Board) -> None:
     """The geometry's digest (lines, order, symmetries) is what the journals in
-    results/checkpoints were written with: a change to it would orphan them."""
+    results/ were written with: a change to it would orphan them."""
     from chessplace.engines.lines.runner import geometry_digest
     from chessplace.runtime.journal import recorded_header
 
-    path = ROOT / "results" / "checkpoints" / f"{name}.jsonl"
+    path = ROOT / "results" / f"{name}-engine.jsonl"
     header = recorded_header(path)
     assert header is not None
     assert header["geometry"] == geometry_digest(geometry(board, QUEEN))

@@ -1,6 +1,7 @@
 """Run one chessplace command for a sequence term and record it with its witness.
 
-    python results/term.py results/a279405/n13.json -- optimize peaceable-queens -n 13 --torus
+    python -m chessplace.research term results/a279405/n13.json -- \
+        optimize peaceable-queens -n 13 --torus
 
 The command runs as a child process with ``--json``; its answer (status,
 value, the placement), the wall and CPU seconds of the child (every thread
@@ -21,16 +22,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+
+from chessplace.research import revision
+from chessplace.research.commands import prog
 
 CHESSPLACE = [sys.executable, "-m", "chessplace"]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    parser = argparse.ArgumentParser(prog=prog("term"), description=__doc__.splitlines()[0])
     parser.add_argument("output", type=Path, help="JSON file to write")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then chessplace's arguments")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if len(command) < 2:
         parser.error("give the chessplace command after --")
@@ -58,6 +64,7 @@ def main() -> int:
         "cpu_seconds": round(cpu, 1),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
+        "revision": revision.current(),
         "verify": verdict,
         "answer": answer,
     }
@@ -108,7 +115,3 @@ def _puzzle_options(words: list[str]) -> list[str]:
             kept.append(words[i])
         i += 1
     return kept
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,10 +1,11 @@
-"""The independent C search (results/line_search.c) and the scripts that run it."""
+"""The independent C search (chessplace/research/line_search.c) and the commands that run it."""
 
 from __future__ import annotations
 
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,20 +16,23 @@ from pathlib import Path
 import pytest
 
 from chessplace.data.reference import known
+from tests.paths import ROOT
 from tests.processes import alive, children, running
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
-SCRIPT = str(RESULTS / "crosscheck_search.py")
+RESULTS = ROOT / "results"
+SCRIPT = ["-m", "chessplace.research", "crosscheck-search"]
+
+pytestmark = [
+    pytest.mark.c_compiler,
+    pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler"),
+]
 
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """line_search.c, built once for the module as the script builds it."""
-    sys.path.insert(0, str(RESULTS))
-    try:
-        from c_search import compiled
-    finally:
-        sys.path.remove(str(RESULTS))
+    from chessplace.research.c_search import compiled
+
     yield compiled(tmp_path_factory.mktemp("build"))
 
 
@@ -169,7 +173,7 @@ def test_a_count_past_64_bits_is_refused_not_wrapped(program: Path) -> None:
 
 def _script(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, SCRIPT, *arguments], capture_output=True, text=True, timeout=300
+        [sys.executable, *SCRIPT, *arguments], capture_output=True, text=True, timeout=300
     )
 
 
@@ -217,7 +221,7 @@ def test_the_script_refuses_bad_options(tmp_path: Path, options: list[str], mess
     journal = tmp_path / "j.jsonl"
     refused = _script(*options, "--journal", str(journal))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
-    assert refused.stderr.startswith(f"crosscheck_search: {message}")
+    assert refused.stderr.startswith(f"crosscheck-search: {message}")
     assert not journal.exists()
 
 
@@ -226,7 +230,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
     journal = tmp_path / "chunks.jsonl"
     claim = ["-n", "13", "--white", "24", "--optimum", "25", "--chunk-lines", "4"]
     child = subprocess.Popen(
-        [sys.executable, SCRIPT, *claim, "--workers", "2", "--journal", str(journal)],
+        [sys.executable, *SCRIPT, *claim, "--workers", "2", "--journal", str(journal)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -247,11 +251,8 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
 def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixture[str]) -> None:
     """SIGTERM while an answer is being taken (journalled) stops the run only after it is
     taken, so the line that says what is kept counts it (the race CI once lost)."""
-    sys.path.insert(0, str(RESULTS))
-    try:
-        from c_search import STOPPED, Answer, search_chunks
-    finally:
-        sys.path.remove(str(RESULTS))
+    from chessplace.research.c_search import STOPPED, Answer, search_chunks
+
     taken: list[str] = []
     searches: list[int] = []
 
@@ -262,7 +263,7 @@ def test_a_stop_inside_take_lets_it_finish_its_answer(capsys: pytest.CaptureFixt
 
     stops = (signal.SIGINT, signal.SIGTERM)  # ignored after a stop: both put back below
     before = {sig: signal.getsignal(sig) for sig in stops}
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as run_script sets it
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as the research commands set it
     try:
         status = search_chunks(["6", "5", "5"], ["00", "01", "10", "11"], 1, take, lambda: "")
     finally:
@@ -310,12 +311,12 @@ def test_the_search_counts_as_brute_force_does(program: Path, n: int) -> None:
 
 def test_the_count_script_confirms_a_complete_list_only(tmp_path: Path) -> None:
     listing = json.loads((RESULTS / "a260680" / "n8.json").read_text())
-    script = str(RESULTS / "crosscheck_count.py")
+    script = ["-m", "chessplace.research", "crosscheck-count"]
 
     def check(data: object, journal: str) -> subprocess.CompletedProcess[str]:
         path = tmp_path / "classes.json"
         path.write_text(json.dumps(data))
-        arguments = [script, str(path), "--workers", "2", "--journal", str(tmp_path / journal)]
+        arguments = [*script, str(path), "--workers", "2", "--journal", str(tmp_path / journal)]
         return subprocess.run(
             [sys.executable, *arguments], capture_output=True, text=True, timeout=300
         )

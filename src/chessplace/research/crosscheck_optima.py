@@ -1,6 +1,6 @@
 """Cross-check a count of optimal peaceable armies by SAT with blocking clauses.
 
-    python results/crosscheck_optima.py results/a260680/n11.json
+    python -m chessplace.research crosscheck-optima results/a260680/n11.json
 
 The file lists one placement per class (as ``count --optimal --unique`` found
 them with the line engine). This script shares nothing with that engine:
@@ -30,7 +30,7 @@ within C conflicts into the tree's leaves 4 labels deeper that extend it (down
 to every rank and file, where no budget is set), and ``--split-pending``
 splits every cube of the cut not refuted yet at once, untried; the refuted
 cubes must then cover every labelling of the cut lines (checked), as in
-``crosscheck_bound.py``.
+``crosscheck-bound``.
 
 With ``--journal FILE`` each refuted cube is written to a checkpoint journal (its
 header pins the formula, blocked classes included, by a hash of its clauses),
@@ -51,15 +51,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cube_solving import covers, refuted_schema, refuted_share, run_script
-from splitting import (
-    OVER,
-    Refuting,
-    add_split_options,
-    cube_options_fault,
-    word_check,
-)
-
 from chessplace import Board, puzzles
 from chessplace.certificates.checker.formula import (
     claim_bounds,
@@ -72,13 +63,25 @@ from chessplace.certificates.writer.cubes import tree_cubes
 from chessplace.certificates.writer.symmetries import confirmed_symmetries, symmetry_permutations
 from chessplace.core.board import parse_square
 from chessplace.core.placement import Placement
+from chessplace.research.commands import prog
+from chessplace.research.cube_solving import covers, refuted_schema, refuted_share
+from chessplace.research.splitting import (
+    OVER,
+    Refuting,
+    add_split_options,
+    cube_options_fault,
+    word_check,
+)
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import Journal
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("classes", type=Path, help="JSON file written by results/optima.py")
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    parser = argparse.ArgumentParser(
+        prog=prog("crosscheck-optima"), description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("classes", type=Path, help="JSON file written by the optima command")
     parser.add_argument("--cube-lines", type=int, default=10, help="lines labelled per cube")
     parser.add_argument(
         "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
@@ -86,10 +89,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--journal", type=Path, help="refuted cubes, so that a stopped run resumes")
     add_split_options(parser)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     fault = cube_options_fault(args)
     if fault:
-        print(f"crosscheck_optima: {fault}", file=sys.stderr)
+        print(f"crosscheck-optima: {fault}", file=sys.stderr)
         return 2
     data = json.loads(args.classes.read_text())
     n, m = int(data["n"]), int(data["m"])
@@ -135,7 +138,7 @@ def main() -> int:
     else:
         if not 1 <= args.tree_depth <= 2 * n:
             print(
-                f"crosscheck_optima: --tree-depth is 1 to {2 * n} rank and file labels",
+                f"crosscheck-optima: --tree-depth is 1 to {2 * n} rank and file labels",
                 file=sys.stderr,
             )
             return 2
@@ -159,7 +162,7 @@ def main() -> int:
             else None
         )
     except ValueError as error:  # another run's journal, a foreign file, or in use
-        print(f"crosscheck_optima: {error}", file=sys.stderr)
+        print(f"crosscheck-optima: {error}", file=sys.stderr)
         return 2
     done = {k: v for k, v in journal.done.items() if not k.endswith(OVER)} if journal else {}
     print(
@@ -260,7 +263,3 @@ def words_of(cubes: list[tuple[int, ...]], order: list[int]) -> list[str] | None
             word += "1" if literal == white else "0"
         words.append(word)
     return words
-
-
-if __name__ == "__main__":
-    run_script(main)

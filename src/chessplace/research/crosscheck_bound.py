@@ -1,7 +1,7 @@
 """Cross-check an optimum of peaceable queens by SAT: one more is impossible.
 
-    python results/crosscheck_bound.py -n 13 --torus --optimum 16 \
-        --journal results/checkpoints/t13-sat.jsonl
+    python -m chessplace.research crosscheck-bound -n 13 --torus --optimum 16 \
+        --journal results/a279405/n13-sat-lines8.jsonl
 
 claims that ``--optimum`` M queens of each colour is the most on the board
 (with ``--white W``: that W white queens leave room for at most M black). The
@@ -42,15 +42,22 @@ import hashlib
 import itertools
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-
-from cube_solving import Refuted, covers, refuted_schema, refuted_share, run_script
-from splitting import OVER, Refuting, add_split_options, cube_options_fault, word_check
-from tree_cut import TreeCut
 
 from chessplace import Board, puzzles, square_name
 from chessplace.core.problem import Problem
 from chessplace.encodings.formulas import DEFAULT_ENCODING, LineFormula
+from chessplace.research.commands import prog
+from chessplace.research.cube_solving import Refuted, covers, refuted_schema, refuted_share
+from chessplace.research.splitting import (
+    OVER,
+    Refuting,
+    add_split_options,
+    cube_options_fault,
+    word_check,
+)
+from chessplace.research.tree_cut import TreeCut
 from chessplace.runtime.journal import Journal, recorded_header
 
 
@@ -96,14 +103,15 @@ def _print_model(formula: LineFormula, problem: Problem, word: str, model: list[
         print(f"  {army.name}: {' '.join(sorted(map(square_name, squares)))}")
 
 
-def main() -> int:
-    args = _arguments()
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    args = _arguments(argv)
     problem = beyond(args.n, args.torus, args.optimum, args.white)
     started = time.perf_counter()
     try:
         formula, cubes, cut = _cubes(args, problem)
     except ValueError as error:
-        print(f"crosscheck_bound: {error}", file=sys.stderr)
+        print(f"crosscheck-bound: {error}", file=sys.stderr)
         return 2
     clauses = formula.clauses
     header = _header(args, clauses, len(cubes), cut)
@@ -113,7 +121,7 @@ def main() -> int:
         coarse = _coarser(args.refine, header, len(cubes)) if args.refine else {}
         journal = Journal(args.journal, header, refuted_schema(valid))
     except ValueError as error:  # another run's journal, a foreign file, or in use
-        print(f"crosscheck_bound: {error}", file=sys.stderr)
+        print(f"crosscheck-bound: {error}", file=sys.stderr)
         return 2
     prefix = len(next(iter(coarse), ""))  # the coarser run's cube lines
     covered = {
@@ -166,8 +174,10 @@ def main() -> int:
     return 0
 
 
-def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog("crosscheck-bound"), description=__doc__.splitlines()[0]
+    )
     parser.add_argument("-n", type=int, required=True, help="board side")
     parser.add_argument("--torus", action="store_true", help="the n×n torus")
     parser.add_argument("--optimum", type=int, required=True, help="the claimed most M")
@@ -180,7 +190,7 @@ def _arguments() -> argparse.Namespace:
         "--tree-depth", type=int, help="cubes from the line engine's tree, this many labels"
     )
     add_split_options(parser)
-    return parser.parse_args()
+    return parser.parse_args(argv)
 
 
 def _cubes(
@@ -225,7 +235,3 @@ def _header(
     if cut is not None:
         header["tree depth"] = args.tree_depth
     return header
-
-
-if __name__ == "__main__":
-    run_script(main)

@@ -1,7 +1,7 @@
 """Cross-check a peaceable-queens bound with an independent search written in C.
 
-    python results/crosscheck_search.py -n 13 --white 24 --optimum 25 --workers 2 \\
-        --journal results/checkpoints/a308632-n13-search.jsonl
+    python -m chessplace.research crosscheck-search -n 13 --white 24 --optimum 25 \\
+        --workers 2 --journal results/a308632/n13-search.jsonl
 
 claims that ``--optimum`` M queens of each colour is the most on the n×n board
 (with ``--white W``: that W white queens leave room for at most M black). The
@@ -26,10 +26,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from c_search import (
+from chessplace import square_name
+from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
+from chessplace.research.c_search import (
     Answer,
     Progress,
     add_chunk_options,
@@ -40,12 +44,8 @@ from c_search import (
     search_chunks,
     source_digest,
 )
-from crosscheck_bound import beyond
-from cube_solving import run_script
-
-from chessplace import square_name
-from chessplace.core.placement import Placement
-from chessplace.core.problem import Problem
+from chessplace.research.commands import prog
+from chessplace.research.crosscheck_bound import beyond
 from chessplace.runtime.journal import Journal
 
 
@@ -80,11 +80,12 @@ def _fault(args: argparse.Namespace) -> str | None:
     return None
 
 
-def main() -> int:
-    args = _arguments()
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    args = _arguments(argv)
     fault = _fault(args)
     if fault:
-        print(f"crosscheck_search: {fault}", file=sys.stderr)
+        print(f"crosscheck-search: {fault}", file=sys.stderr)
         return 2
     white = args.optimum + 1 if args.white is None else args.white
     header = {
@@ -99,7 +100,7 @@ def main() -> int:
             args.journal, header, chunk_schema(args.chunk_lines, Searched, "search cross-check")
         )
     except ValueError as error:  # another claim's journal, a foreign file, or in use
-        print(f"crosscheck_search: {error}", file=sys.stderr)
+        print(f"crosscheck-search: {error}", file=sys.stderr)
         return 2
     try:
         return _check(args, white, journal)
@@ -153,14 +154,12 @@ def _found(args: argparse.Namespace, answer: Answer) -> int:
     return 1
 
 
-def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog("crosscheck-search"), description=__doc__.splitlines()[0]
+    )
     add_chunk_options(parser)
     parser.add_argument("--optimum", type=int, required=True, help="the claimed most M")
     parser.add_argument("--white", type=int, help="W white queens fixed (A308632)")
     parser.add_argument("--journal", type=Path, required=True, help="refuted chunks, resumable")
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    run_script(main)
+    return parser.parse_args(argv)

@@ -1,12 +1,12 @@
 """Write every class of optimal peaceable queen armies on n×n (A260680) to a JSON file.
 
-    python results/optima.py 11 -o results/a260680/n11.json
+    python -m chessplace.research optima 11 -o results/a260680/n11.json
 
 The optimum m is proven first (``chessplace.api.optimize``), then the line
 engine enumerates every placement of m against m and keeps one member of each
 class under the 16 symmetries (``chessplace.engines.lines.optima``). The file
 lists the classes (white and black squares, the smallest member of each), the
-counts, and the wall and CPU seconds; ``results/crosscheck_optima.py`` checks
+counts, and the wall and CPU seconds; ``crosscheck-optima`` checks
 it by SAT with blocking clauses.
 """
 
@@ -16,8 +16,8 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from chessplace import Board, optimize, puzzles
@@ -25,14 +25,17 @@ from chessplace.core.board import square_name
 from chessplace.engines.lines.geometry import geometry
 from chessplace.engines.lines.optima import board_images, enumerate_optima
 from chessplace.engines.lines.runner import LineSearch
+from chessplace.research import revision
+from chessplace.research.commands import prog
 from chessplace.runtime.control import Control
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    parser = argparse.ArgumentParser(prog=prog("optima"), description=__doc__.splitlines()[0])
     parser.add_argument("n", type=int)
     parser.add_argument("-o", "--output", type=Path, required=True)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     board = Board.square(args.n)
     wall, cpu = time.perf_counter(), time.process_time()
     best = optimize(puzzles.peaceable_queens(board))
@@ -69,6 +72,7 @@ def main() -> int:
         "cpu_seconds": round(cpu, 2),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
+        "revision": revision.current(),
         "command": f"chessplace count peaceable-queens -n {args.n} --optimal --unique",
         "classes": classes,
     }
@@ -79,7 +83,3 @@ def main() -> int:
         f"{found.classes.classes:,} classes ({wall:.1f} s wall, {cpu:.1f} CPU-s)"
     )
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

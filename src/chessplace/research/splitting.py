@@ -16,8 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from cube_solving import Refuted, solved
-
+from chessplace.research.cube_solving import Refuted, solved
 from chessplace.runtime.journal import Journal
 
 OVER = "+"

@@ -6,10 +6,9 @@ import itertools
 import multiprocessing
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple
 
 from chessplace.runtime.journal import Schema
 from chessplace.runtime.lifeline import become_child
@@ -115,17 +114,6 @@ _STOP = {"asked": False}
 
 def _interrupt(signum: int, frame: object) -> None:
     _STOP["asked"] = True
-
-
-def run_script(main: Callable[[], int]) -> NoReturn:
-    """Run a cross-check's ``main`` as a script: SIGTERM stops it as Ctrl-C does, and a
-    stop before the cubes are solved (theirs has its own line) is one line, exit 3."""
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        print("stopped before solving the cubes", file=sys.stderr)
-        sys.exit(3)
 
 
 def covers(words: Sequence[str]) -> bool:

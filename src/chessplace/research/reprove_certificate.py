@@ -1,7 +1,7 @@
 """Prove a certificate's cubes again, checking each proof as soon as it is made.
 
-    python results/reprove_certificate.py results/a308632/certificate-n12.json \
-        --workers 2 --journal results/checkpoints/a308632-n12-proofs.jsonl
+    python -m chessplace.research reprove-certificate results/a308632/n12-certificate.json \
+        --workers 2 --journal results/a308632/n12-proofs.jsonl
 
 A certificate cut into hundreds of cubes has gigabytes of proofs (A308632(12):
 842 proofs, 4.7 GB gzipped), more than a repository keeps, and ``chessplace
@@ -20,7 +20,7 @@ regenerated formula at once. The proof is dropped and the cube is journaled
 Exit 0 when every cube's proof checks, 1 when one does not (or a cube is
 satisfiable), 2 for bad input, 4 when a child died without an answer (out of
 memory?), which proves nothing either way. The witness is not read here: each
-published term's witness is verified on its own (``results/term.py``).
+published term's witness is verified on its own (the ``term`` command).
 """
 
 from __future__ import annotations
@@ -31,11 +31,10 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, NamedTuple
-
-from cube_solving import run_script
 
 from chessplace.certificates.checker.formula import (
     Clause,
@@ -59,6 +58,7 @@ from chessplace.certificates.checker.verdict import (
 from chessplace.certificates.writer.cubes import cover_proof
 from chessplace.certificates.writer.proving import PROOF_SOLVER, drup_steps
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
+from chessplace.research.commands import prog
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
 
@@ -89,8 +89,9 @@ class Certificate(NamedTuple):
     digest: str  # the manifest's SHA-256
 
 
-def main() -> int:
-    args = _arguments()
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    args = _arguments(argv)
     started = time.perf_counter()
     try:
         checker = checker_name()  # NoProofChecker without dratify
@@ -100,7 +101,7 @@ def main() -> int:
         keys = [_key(number, len(certificate.cubes)) for number in range(len(certificate.cubes))]
         journal = Journal(args.journal, _header(certificate), _schema(set(keys)))
     except (ValueError, OSError, ImportError, NoProofChecker) as error:
-        print(f"reprove_certificate: {error}", file=sys.stderr)  # also: another run's journal
+        print(f"reprove-certificate: {error}", file=sys.stderr)  # also: another run's journal
         return 2
     spec, statement, formula, cubes = (
         certificate.spec,
@@ -161,12 +162,14 @@ def _schema(keys: set[str]) -> Schema:
     )
 
 
-def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog("reprove-certificate"), description=__doc__.splitlines()[0]
+    )
     parser.add_argument("manifest", type=Path, help="a certificate's manifest.json")
     parser.add_argument("--workers", type=_workers, default=1, help="child processes at once")
     parser.add_argument("--journal", type=Path, required=True, help="checked cubes, resumable")
-    return parser.parse_args()
+    return parser.parse_args(argv)
 
 
 def _workers(text: str) -> int:
@@ -289,7 +292,3 @@ def _child(sender: Any, base: CubeFormula, clauses: list[Clause], cube: list[int
     del steps  # the proof once, not twice, while dratify checks it
     fault = proof_fault(base.with_units(cube), text)
     sender.send(("unsat", count, proving, time.process_time() - started - proving, fault))
-
-
-if __name__ == "__main__":
-    run_script(main)

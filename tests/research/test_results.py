@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -18,15 +19,21 @@ from chessplace.core.board import parse_square
 from chessplace.core.placement import Placement
 from chessplace.data.reference import known
 from chessplace.forms.jsonio import placement_from_data
+from tests.paths import ROOT
 from tests.processes import alive, children, running
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
-CLASS_FILES = sorted((RESULTS / "a260680").glob("n*.json"), key=lambda p: int(p.stem[1:]))
-TERM_FILES = sorted(
-    path
-    for sequence in ("a250000", "a279405", "a308632")
-    for path in (RESULTS / sequence).glob("n*.json")
-)
+RESULTS = ROOT / "results"
+RESEARCH = ["-m", "chessplace.research"]
+
+
+def _records(sequence: str) -> list[Path]:
+    """A sequence's term records (``nN.json``), by n."""
+    found = [p for p in (RESULTS / sequence).glob("n*.json") if re.fullmatch(r"n\d+", p.stem)]
+    return sorted(found, key=lambda p: int(p.stem[1:]))
+
+
+CLASS_FILES = _records("a260680")
+TERM_FILES = [path for sequence in ("a250000", "a279405", "a308632") for path in _records(sequence)]
 
 
 def _placements(data: dict) -> list[Placement]:  # type: ignore[type-arg]
@@ -60,10 +67,37 @@ def _run(*arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[s
 
 @pytest.fixture(scope="module")
 def six_by_six_optima(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The optimal 6×6 classes listed by results/optima.py, once for the module."""
+    """The optimal 6×6 classes listed by the optima command, once for the module."""
     listing = tmp_path_factory.mktemp("optima") / "n6.json"
-    assert _run(str(RESULTS / "optima.py"), "6", "-o", str(listing)).returncode == 0
+    assert _run(*RESEARCH, "optima", "6", "-o", str(listing)).returncode == 0
     return listing
+
+
+RECORDS = CLASS_FILES + TERM_FILES
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}-{p.stem}" for p in RECORDS])
+def test_every_record_names_the_revision_that_produced_it(path: Path) -> None:
+    revision = json.loads(path.read_text())["revision"]
+    if "commit" in revision:
+        assert re.fullmatch("[0-9a-f]{40}", revision["commit"]) and revision["source"]
+    else:
+        assert revision["version"] and revision["source"]
+
+
+def test_a_new_record_carries_the_current_revision(six_by_six_optima: Path) -> None:
+    from chessplace.research import revision
+
+    assert json.loads(six_by_six_optima.read_text())["revision"] == revision.current()
+
+
+def test_outside_a_checkout_the_revision_is_the_package_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chessplace.research import revision
+
+    monkeypatch.setattr(revision, "PACKAGE", tmp_path)
+    assert revision.current()["source"] == "the package version (not a git checkout)"
 
 
 @pytest.mark.parametrize(
@@ -74,18 +108,18 @@ def test_the_cross_check_confirms_a_complete_list_and_refutes_a_short_one(
 ) -> None:
     listing = Path(shutil.copy(six_by_six_optima, tmp_path / "n6.json"))
     journal = ["--journal", str(tmp_path / "cubes.jsonl")]
-    confirmed = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
+    confirmed = _run(*RESEARCH, "crosscheck-optima", str(listing), *cubes, *journal)
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
     cubes_count = int(confirmed.stdout.split(" cubes,")[0].rsplit(" ", 1)[1].replace(",", ""))
-    again = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
+    again = _run(*RESEARCH, "crosscheck-optima", str(listing), *cubes, *journal)
     assert f"{cubes_count:,} refuted before" in again.stdout and again.returncode == 0
     data = json.loads(listing.read_text())
     data["classes"] = data["classes"][1:]
     listing.write_text(json.dumps(data))
-    refuted = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes)
+    refuted = _run(*RESEARCH, "crosscheck-optima", str(listing), *cubes)
     assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
-    other = _run(str(RESULTS / "crosscheck_optima.py"), str(listing), *cubes, *journal)
-    assert other.returncode == 2 and "crosscheck_optima:" in other.stderr  # another formula
+    other = _run(*RESEARCH, "crosscheck-optima", str(listing), *cubes, *journal)
+    assert other.returncode == 2 and "crosscheck-optima:" in other.stderr  # another formula
 
 
 def test_the_count_cross_check_splits_hard_cubes_along_the_tree(
@@ -95,23 +129,23 @@ def test_the_count_cross_check_splits_hard_cubes_along_the_tree(
     pieces confirm the complete list, a resumed run splits the marked cubes at once,
     and with one class left out a piece still holds the missing placement."""
     listing = Path(shutil.copy(six_by_six_optima, tmp_path / "n6.json"))
-    script = str(RESULTS / "crosscheck_optima.py")
+    script = [*RESEARCH, "crosscheck-optima"]
     journal = tmp_path / "split.jsonl"
     split = ["--tree-depth", "4", "--split-conflicts", "1", "--workers", "2"]
-    confirmed = _run(script, str(listing), *split, "--journal", str(journal))
+    confirmed = _run(*script, str(listing), *split, "--journal", str(journal))
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
     assert "split deeper" in confirmed.stdout
     records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
     keys = [key for key in records if not key.endswith("+")]  # "+": over budget, split
     assert max(map(len, keys)) > 4 and len(keys) < len(records)
-    again = _run(script, str(listing), *split, "--journal", str(journal))
+    again = _run(*script, str(listing), *split, "--journal", str(journal))
     assert again.returncode == 0 and "split deeper" not in again.stdout, again.stdout
     assert f"{len(keys):,} cubes, slowest" in again.stdout, again.stdout
     assert f"{len(keys):,} refuted before at any depth, 100.00%" in again.stdout
     data = json.loads(listing.read_text())
     data["classes"] = data["classes"][1:]
     listing.write_text(json.dumps(data))
-    refuted = _run(script, str(listing), *split, "--split-pending")
+    refuted = _run(*script, str(listing), *split, "--split-pending")
     assert refuted.returncode == 1 and "REFUTED" in refuted.stdout, refuted.stdout
 
 
@@ -136,7 +170,8 @@ def test_the_count_cross_check_refuses_bad_options(
 ) -> None:
     journal = tmp_path / "j.jsonl"
     refused = _run(
-        str(RESULTS / "crosscheck_optima.py"),
+        *RESEARCH,
+        "crosscheck-optima",
         str(six_by_six_optima),
         "--journal",
         str(journal),
@@ -147,11 +182,8 @@ def test_the_count_cross_check_refuses_bad_options(
 
 
 def test_the_refuted_share_counts_a_cube_inside_another_once() -> None:
-    sys.path.insert(0, str(RESULTS))
-    try:
-        from cube_solving import refuted_share
-    finally:
-        sys.path.remove(str(RESULTS))
+    from chessplace.research.cube_solving import refuted_share
+
     assert refuted_share([]) == 0.0
     assert refuted_share(["1", "01", "00"]) == 1.0
     assert refuted_share(["1", "10", "011"]) == 0.625  # "10" lies inside "1"
@@ -161,12 +193,9 @@ def test_the_refuted_share_counts_a_cube_inside_another_once() -> None:
 def _partition(cubes: list[tuple[int, ...]], order: list[int]) -> bool:
     """Whether label cubes on the lines of ``order`` cover every labelling exactly once,
     as crosscheck_optima checks them (words_of, then covers)."""
-    sys.path.insert(0, str(RESULTS))
-    try:
-        from crosscheck_optima import words_of
-        from cube_solving import covers
-    finally:
-        sys.path.remove(str(RESULTS))
+    from chessplace.research.crosscheck_optima import words_of
+    from chessplace.research.cube_solving import covers
+
     words = words_of(cubes, order)
     return words is not None and covers(words)
 
@@ -188,16 +217,16 @@ def test_the_tree_cubes_are_checked_to_partition_the_labellings() -> None:
 def test_the_bound_cross_check_confirms_an_optimum_and_refutes_one_too_low(
     tmp_path: Path, options: list[str], optimum: int
 ) -> None:
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     journal = tmp_path / "cubes.jsonl"
     claim = [*options, "--cube-lines", "3", "--journal", str(journal)]
-    confirmed = _run(script, *claim, "--optimum", str(optimum))
+    confirmed = _run(*script, *claim, "--optimum", str(optimum))
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
-    again = _run(script, *claim, "--optimum", str(optimum))  # every cube read back
+    again = _run(*script, *claim, "--optimum", str(optimum))  # every cube read back
     assert again.returncode == 0 and "8 refuted before" in again.stdout, again.stdout
     assert "100.00% of the colourings" in again.stdout
     low = _run(
-        script, *options, "--journal", str(tmp_path / "low.jsonl"), "--optimum", str(optimum - 1)
+        *script, *options, "--journal", str(tmp_path / "low.jsonl"), "--optimum", str(optimum - 1)
     )
     assert low.returncode == 1 and "REFUTED" in low.stdout and "broken: ()" in low.stdout
 
@@ -212,16 +241,16 @@ def test_the_bound_cross_check_cuts_along_the_engine_tree(
 ) -> None:
     """Cubes from the line engine's tree are all refuted, read back on a second run,
     and hold a placement when the claim is one too low."""
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     claim = [*options, "--tree-depth", str(depth), "--journal", str(tmp_path / "tree.jsonl")]
-    confirmed = _run(script, *claim, "--optimum", str(optimum))
+    confirmed = _run(*script, *claim, "--optimum", str(optimum))
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
     cubes = int(confirmed.stdout.split(" cubes,")[0].rsplit(" ", 1)[1].replace(",", ""))
-    again = _run(script, *claim, "--optimum", str(optimum))
+    again = _run(*script, *claim, "--optimum", str(optimum))
     assert again.returncode == 0 and f"{cubes:,} refuted before" in again.stdout, again.stdout
     assert "100.00% of the colourings" in again.stdout
     low = [*options, "--tree-depth", str(depth), "--journal", str(tmp_path / "low.jsonl")]
-    refuted = _run(script, *low, "--optimum", str(optimum - 1))
+    refuted = _run(*script, *low, "--optimum", str(optimum - 1))
     assert refuted.returncode == 1 and "broken: ()" in refuted.stdout, refuted.stdout
 
 
@@ -229,16 +258,16 @@ def test_a_cube_over_its_conflict_budget_is_split_deeper_along_the_tree(tmp_path
     """With a budget of 50 conflicts, hard cubes of a(8)'s tree at 4 labels are split
     (4 labels deeper each time, down to all 16 ranks and files); every piece is refuted,
     the refuted pieces are read back whole, and they still cover every colouring."""
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     journal = tmp_path / "split.jsonl"
     claim = ["-n", "8", "--optimum", "9", "--tree-depth", "4", "--split-conflicts", "50"]
-    confirmed = _run(script, *claim, "--journal", str(journal), "--workers", "2")
+    confirmed = _run(*script, *claim, "--journal", str(journal), "--workers", "2")
     assert confirmed.returncode == 0 and "confirmed:" in confirmed.stdout, confirmed.stdout
     assert "split deeper" in confirmed.stdout
     records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
     keys = [key for key in records if not key.endswith("+")]  # "+": over budget, split
     assert max(map(len, keys)) > 4 and len(keys) < len(records)
-    again = _run(script, *claim, "--journal", str(journal))
+    again = _run(*script, *claim, "--journal", str(journal))
     assert again.returncode == 0 and "split deeper" not in again.stdout, again.stdout
     assert f"confirmed: board 8×8, no 10 each: {len(keys):,} cubes" in again.stdout
 
@@ -248,14 +277,14 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     refuted cubes are read back, every other one is split untried and marked so (along
     the tree, or on the next lines where the engine cut it), the deeper pieces with the
     old ones cover every colouring, and a run without the option splits them again."""
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     journal = tmp_path / "pending.jsonl"
     claim = ["-n", "8", "--optimum", "9", "--tree-depth", "4", "--journal", str(journal)]
-    assert _run(script, *claim).returncode == 0
+    assert _run(*script, *claim).returncode == 0
     lines = journal.read_text().splitlines(keepends=True)
     kept = [line for line in lines[1:] if len(json.loads(line)["cube"]) < 4]
     journal.write_text("".join([lines[0], *kept]))  # the cubes the engine cut, only
-    split = _run(script, *claim, "--split-pending")
+    split = _run(*script, *claim, "--split-pending")
     assert split.returncode == 0 and "confirmed:" in split.stdout, split.stdout
     records = [json.loads(line)["cube"] for line in journal.read_text().splitlines()[1:]]
     new = [key for key in records[len(kept) :] if not key.endswith("+")]
@@ -263,7 +292,7 @@ def test_pending_cubes_are_split_at_once(tmp_path: Path) -> None:
     first = [word for word in marked if len(word) == 4]  # the pending words, split
     assert first and all(len(word) > 4 for word in new), new
     assert all(any(word.startswith(piece) for piece in first) for word in new), new
-    again = _run(script, *claim)  # without --split-pending: the marked cubes split again
+    again = _run(*script, *claim)  # without --split-pending: the marked cubes split again
     assert again.returncode == 0 and "confirmed:" in again.stdout, again.stdout
     assert journal.read_text().count("\n") == len(records) + 1  # nothing solved anew
 
@@ -272,24 +301,20 @@ def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> Non
     """A word marked over its budget by an earlier run that the engine's tree cut short
     (no deeper leaves) is split into every labelling of the next lines, and the
     pending cubes at the deepest cut are split once, not their pieces again."""
-    sys.path.insert(0, str(RESULTS))
-    try:
-        from cube_solving import refuted_schema
-    finally:
-        sys.path.remove(str(RESULTS))
+    from chessplace.research.cube_solving import refuted_schema
     from chessplace.runtime.journal import Journal, recorded_header
 
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     first = tmp_path / "first.jsonl"
     claim = ["-n", "4", "--optimum", "2", "--tree-depth", "4"]
-    assert _run(script, *claim, "--journal", str(first)).returncode == 0
+    assert _run(*script, *claim, "--journal", str(first)).returncode == 0
     header = recorded_header(first)
     assert header is not None
     marked = tmp_path / "marked.jsonl"
     journal = Journal(marked, header, refuted_schema(lambda key: True))
     journal.record("1+", 0.0)  # "1": a cube the engine cut at one label
     journal.close()
-    resumed = _run(script, *claim, "--journal", str(marked), timeout=120)
+    resumed = _run(*script, *claim, "--journal", str(marked), timeout=120)
     assert resumed.returncode == 0 and "confirmed:" in resumed.stdout, resumed.stdout
     keys = [json.loads(line)["cube"] for line in marked.read_text().splitlines()[1:]]
     assert sorted(key for key in keys if key.startswith("1"))[1:] == [
@@ -297,10 +322,10 @@ def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> Non
     ], keys
     deepest = ["-n", "4", "--optimum", "2", "--tree-depth", "8"]
     plain = tmp_path / "deepest.jsonl"
-    assert _run(script, *deepest, "--journal", str(plain), timeout=120).returncode == 0
+    assert _run(*script, *deepest, "--journal", str(plain), timeout=120).returncode == 0
     leaves = {json.loads(line)["cube"] for line in plain.read_text().splitlines()[1:]}
     pending = tmp_path / "pending.jsonl"
-    once = _run(script, *deepest, "--split-pending", "--journal", str(pending), timeout=120)
+    once = _run(*script, *deepest, "--split-pending", "--journal", str(pending), timeout=120)
     assert once.returncode == 0 and "confirmed:" in once.stdout, once.stdout
     keys = [json.loads(line)["cube"] for line in pending.read_text().splitlines()[1:]]
     marked = {key[:-1] for key in keys if key.endswith("+")}
@@ -323,9 +348,9 @@ def test_a_cube_the_engine_cut_is_split_on_the_next_lines(tmp_path: Path) -> Non
     ],
 )
 def test_a_bad_tree_depth_is_refused(tmp_path: Path, extra: list[str], message: str) -> None:
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     journal = str(tmp_path / "j.jsonl")
-    refused = _run(script, "-n", "7", "--optimum", "7", "--journal", journal, *extra)
+    refused = _run(*script, "-n", "7", "--optimum", "7", "--journal", journal, *extra)
     assert refused.returncode == 2 and message in refused.stderr, refused.stderr
     assert not (tmp_path / "j.jsonl").exists()
 
@@ -356,18 +381,18 @@ def test_every_published_term_has_a_witness_that_verifies(path: Path) -> None:
 def test_a_coarse_cross_check_is_refined_where_it_stopped(tmp_path: Path) -> None:
     """The cubes refuted at 2 lines cover 4 each at 4 lines; one left out is solved
     as its 4 finer cubes. A journal of another formula is refused (exit 2)."""
-    script = str(RESULTS / "crosscheck_bound.py")
+    script = [*RESEARCH, "crosscheck-bound"]
     coarse, partial, fine = (tmp_path / name for name in ("c2.jsonl", "c2p.jsonl", "c4.jsonl"))
     claim = ["-n", "7", "--optimum", "7"]
-    assert _run(script, *claim, "--cube-lines", "2", "--journal", str(coarse)).returncode == 0
+    assert _run(*script, *claim, "--cube-lines", "2", "--journal", str(coarse)).returncode == 0
     partial.write_text("".join(coarse.read_text().splitlines(keepends=True)[:-1]))
     refined = _run(
-        script, *claim, "--cube-lines", "4", "--journal", str(fine), "--refine", str(partial)
+        *script, *claim, "--cube-lines", "4", "--journal", str(fine), "--refine", str(partial)
     )
     assert refined.returncode == 0 and "12 refuted before" in refined.stdout, refined.stdout
     assert "confirmed:" in refined.stdout and len(fine.read_text().splitlines()) == 1 + 4
     other = _run(
-        script,
+        *script,
         "-n",
         "7",
         "--optimum",
@@ -392,7 +417,8 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: 
     child = subprocess.Popen(
         [
             sys.executable,
-            str(RESULTS / "crosscheck_bound.py"),
+            *RESEARCH,
+            "crosscheck-bound",
             *arguments,
             "--journal",
             str(journal),
@@ -445,8 +471,7 @@ def test_a_stop_is_neither_lost_nor_hung(moment: str) -> None:
     pool's end, and a stop between batches was forgotten)."""
     program = (
         "import multiprocessing.pool, os, signal, sys, threading, time\n"
-        f"sys.path.insert(0, {str(RESULTS)!r})\n"
-        "import cube_solving\n"
+        "from chessplace.research import cube_solving\n"
         "try:\n"
         + "".join(f"    {line}\n" for line in STOPPED_WHILE[moment].strip().splitlines())
         + "except KeyboardInterrupt:\n    sys.exit(3)\n"
@@ -460,8 +485,7 @@ def test_a_caller_that_leaves_the_cubes_early_gets_its_stop_handlers_back() -> N
     then moot) can still be stopped afterwards: its own handler is back, not SIG_IGN."""
     program = (
         "import os, signal, sys, time\n"
-        f"sys.path.insert(0, {str(RESULTS)!r})\n"
-        "import cube_solving\n"
+        "from chessplace.research import cube_solving\n"
         "signal.signal(signal.SIGTERM, signal.default_int_handler)\n"
         "try:\n"
         "    results = cube_solving.solved([[1, 2]], [(1,), (2,)] * 50, 2)\n"
@@ -484,8 +508,7 @@ def test_the_cube_workers_die_with_their_parent() -> None:
     leaves none of its CaDiCaL workers behind."""
     program = (
         "import os, sys, time\n"
-        f"sys.path.insert(0, {str(RESULTS)!r})\n"
-        "import cube_solving\n"
+        "from chessplace.research import cube_solving\n"
         "def _solve(task):  # a cube that never ends\n"
         "    time.sleep(600)\n"
         "cube_solving._solve = _solve\n"
@@ -518,7 +541,7 @@ def test_the_published_certificate_cubes_partition_the_labellings() -> None:
     from chessplace.certificates.writer.cubes import tree_cubes
     from chessplace.runtime.control import Control
 
-    manifest = json.loads((RESULTS / "a308632" / "certificate-n12.json").read_text())
+    manifest = json.loads((RESULTS / "a308632" / "n12-certificate.json").read_text())
     assert manifest["claim"] == {"kind": "optimum", "value": 21}
     cubes = [tuple(proof["cube"]) for proof in manifest["refutation"]["proofs"]]
     problem = puzzles.peaceable_queens(Board.square(12), white=21)
@@ -533,13 +556,10 @@ def test_a_kept_solver_decides_every_cube_as_a_fresh_one() -> None:
     through the workers exactly when a fresh solver finds it so."""
     from pysat.solvers import Solver
 
-    sys.path.insert(0, str(RESULTS))
-    try:
-        from crosscheck_bound import beyond
-        from cube_solving import solved
-        from tree_cut import TreeCut
-    finally:
-        sys.path.remove(str(RESULTS))
+    from chessplace.research.crosscheck_bound import beyond
+    from chessplace.research.cube_solving import solved
+    from chessplace.research.tree_cut import TreeCut
+
     cut = TreeCut(beyond(8, False, 8, None), 9, 8)
     clauses = cut.formula.clauses
     cubes = [cut.cube(word) for word in cut.leaves(8)]

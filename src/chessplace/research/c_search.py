@@ -1,7 +1,7 @@
 """Running ``line_search.c``, the independent search in C, chunk by chunk on the cores.
 
-The cross-checks built on it (``crosscheck_search.py`` for bounds,
-``crosscheck_count.py`` for counts of optimal placements) compile the source
+The cross-checks built on it (``crosscheck-search`` for bounds,
+``crosscheck-count`` for counts of optimal placements) compile the source
 with the system's C compiler into a temporary folder, start one search process
 per worker, hand each chunk words (the colours of the first ranks and files in
 the search's order: every word of one length, so the chunks cover every
@@ -276,7 +276,7 @@ def search_chunks(
         try:
             program = compiled(Path(directory))
         except ValueError as error:
-            print(f"{Path(sys.argv[0]).stem}: {error}", file=sys.stderr)
+            print(f"line_search: {error}", file=sys.stderr)
             return 2
         answers = _answers(program, arguments, words, workers)
         try:
@@ -288,7 +288,7 @@ def search_chunks(
             print(f"stopped: {stopped()}")
             return STOPPED
         except RuntimeError as error:  # a search died or answered nonsense
-            print(f"{Path(sys.argv[0]).stem}: {error}", file=sys.stderr)
+            print(f"line_search: {error}", file=sys.stderr)
             return 1
         finally:
             answers.close()

@@ -1,9 +1,9 @@
 """Cross-check a list of optimal peaceable armies (A260680) by counting in C.
 
-    python results/crosscheck_count.py results/a260680/n13.json --workers 2 \\
-        --journal results/checkpoints/a260680-n13-count.jsonl
+    python -m chessplace.research crosscheck-count results/a260680/n13.json \\
+        --workers 2 --journal results/a260680/n13-count.jsonl
 
-The file (written by ``results/optima.py``) lists one placement per class of
+The file (written by the ``optima`` command) lists one placement per class of
 a(n) white and a(n) black queens, up to the 16 symmetries (the board's 8 ×
 the colour swap). This script checks each listed placement with ``verify``,
 expands every class into its placements (its images under the 16 symmetries,
@@ -26,11 +26,14 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from c_search import (
+from chessplace import Board, puzzles
+from chessplace.core.board import parse_square
+from chessplace.core.placement import Placement
+from chessplace.research.c_search import (
     Answer,
     Progress,
     add_chunk_options,
@@ -41,11 +44,7 @@ from c_search import (
     search_chunks,
     source_digest,
 )
-from cube_solving import run_script
-
-from chessplace import Board, puzzles
-from chessplace.core.board import parse_square
-from chessplace.core.placement import Placement
+from chessplace.research.commands import prog
 from chessplace.runtime.journal import Journal
 
 Square = tuple[int, int]
@@ -101,17 +100,18 @@ def listed(data: object) -> tuple[int, int, list[Armies]]:
     return side, m, armies
 
 
-def main() -> int:
-    args = _arguments()
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    args = _arguments(argv)
     try:
         data = json.loads(args.classes.read_text(encoding="utf-8"))
         args.n, m, classes = listed(data)
     except (OSError, ValueError) as error:
-        print(f"crosscheck_count: {args.classes}: {error}", file=sys.stderr)
+        print(f"crosscheck-count: {args.classes}: {error}", file=sys.stderr)
         return 2
     fault = chunk_fault(args)
     if fault:
-        print(f"crosscheck_count: {fault}", file=sys.stderr)
+        print(f"crosscheck-count: {fault}", file=sys.stderr)
         return 2
     held = _held(args.n, m, classes)
     if held is None:
@@ -122,7 +122,7 @@ def main() -> int:
             args.journal, header, chunk_schema(args.chunk_lines, Counted, "count cross-check")
         )
     except ValueError as error:  # another board's journal, a foreign file, or in use
-        print(f"crosscheck_count: {error}", file=sys.stderr)
+        print(f"crosscheck-count: {error}", file=sys.stderr)
         return 2
     try:
         return _count(args, m, held, journal)
@@ -182,13 +182,11 @@ def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int
     return 0
 
 
-def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("classes", type=Path, help="JSON file written by results/optima.py")
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog("crosscheck-count"), description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("classes", type=Path, help="JSON file written by the optima command")
     add_chunk_options(parser, side=False)
     parser.add_argument("--journal", type=Path, required=True, help="counted chunks, resumable")
-    return parser.parse_args()
-
-
-if __name__ == "__main__":
-    run_script(main)
+    return parser.parse_args(argv)

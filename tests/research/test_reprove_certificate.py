@@ -1,4 +1,4 @@
-"""results/reprove_certificate.py: every cube proved again and its proof checked at once."""
+"""The reprove-certificate command: every cube proved again and its proof checked at once."""
 
 from __future__ import annotations
 
@@ -25,8 +25,7 @@ from chessplace.certificates.writer.symmetries import confirmed_symmetries
 pytest.importorskip("pysat")
 pytest.importorskip("dratify")
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
-SCRIPT = str(RESULTS / "reprove_certificate.py")
+SCRIPT = ["-m", "chessplace.research", "reprove-certificate"]
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +51,7 @@ def _reprove(
 ) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "manifest.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data))
-    return _run(SCRIPT, str(path), "--workers", "2", "--journal", str(tmp_path / journal))
+    return _run(*SCRIPT, str(path), "--workers", "2", "--journal", str(tmp_path / journal))
 
 
 def test_every_cube_is_proved_and_checked_and_a_rerun_reads_the_journal(
@@ -137,7 +136,7 @@ def test_bad_input_is_one_line_and_exit_2(
 ) -> None:
     refused = _reprove(tmp_path, damage(manifest))
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert refused.stderr.startswith("reprove_certificate: ")
+    assert refused.stderr.startswith("reprove-certificate: ")
     assert len(refused.stderr.splitlines()) == 1
 
 
@@ -162,7 +161,7 @@ def test_sigterm_stops_it_and_the_journal_resumes(
     path = tmp_path / "manifest.json"
     path.write_text(json.dumps(manifest))
     journal = tmp_path / "j.jsonl"
-    command = [sys.executable, SCRIPT, str(path), "--workers", "1", "--journal", str(journal)]
+    command = [sys.executable, *SCRIPT, str(path), "--workers", "1", "--journal", str(journal)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     assert child.stdout is not None
     assert "covering every assignment" in child.stdout.readline()

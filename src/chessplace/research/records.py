@@ -1,0 +1,120 @@
+"""Reading what ``results/`` holds: each sequence's term records, its ``sequence.json``
+(what is new, whom to credit, which checks ran) and what each check's journal says.
+
+A check's figures (chunks or cubes, nodes, CPU seconds, placements counted, proof
+steps) are summed from its journal here, every time, so that no table states a
+figure its journal does not hold; a check that kept no journal carries its figures
+under ``"recorded"`` in ``sequence.json``, taken from its output file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from chessplace.research.cube_solving import covers, refuted_share
+from chessplace.research.splitting import OVER
+
+SEQUENCES = ("a250000", "a260680", "a279405", "a308632")
+"""The folders of ``results/``, one per sequence."""
+
+
+def term_records(folder: Path) -> dict[int, dict[str, Any]]:
+    """A sequence folder's term records (``nN.json``), by n."""
+    found = {}
+    for path in folder.glob("n*.json"):
+        if re.fullmatch(r"n\d+", path.stem):
+            found[int(path.stem[1:])] = json.loads(path.read_text(encoding="utf-8"))
+    return dict(sorted(found.items()))
+
+
+def about(folder: Path) -> dict[str, Any]:
+    """A sequence folder's ``sequence.json``."""
+    data: dict[str, Any] = json.loads((folder / "sequence.json").read_text(encoding="utf-8"))
+    return data
+
+
+def journal_records(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A journal's header and its records, as written (no record is checked here: a
+    run of the check itself checks every one)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return json.loads(lines[0])["header"], [json.loads(line) for line in lines[1:]]
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a check did: its pieces of work and whether they cover the claim, its nodes
+    (a search), placements (a count), proof steps, and CPU seconds."""
+
+    pieces: int
+    unit: str
+    complete: bool
+    share: float
+    cpu_seconds: float
+    nodes: int | None = None
+    placements: int | None = None
+    steps: int | None = None
+
+
+def figures(folder: Path, check: dict[str, Any]) -> Figures:
+    """A check's figures: from its journal, its certificate's manifest, or what
+    ``sequence.json`` recorded for it."""
+    if "journal" in check and "manifest" in check:  # the certificate's proofs, made again
+        done = _from_journal(folder / check["journal"])
+        listed = _from_manifest(folder / check["manifest"])
+        return replace(done, complete=done.pieces == listed.pieces and done.steps == listed.steps)
+    if "journal" in check:
+        return _from_journal(folder / check["journal"])
+    if "manifest" in check:
+        return _from_manifest(folder / check["manifest"])
+    recorded = check["recorded"]
+    return Figures(recorded["cubes"], "cube", recorded["complete"], 1.0, recorded["cpu_seconds"])
+
+
+def _from_journal(path: Path) -> Figures:
+    header, records = journal_records(path)
+    if "chunk lines" in header:  # the C search: every word of one length, so 2^lines
+        wanted = 1 << header["chunk lines"]
+        done = len({r["chunk"] for r in records})
+        counted = [r["placements"] for r in records if "placements" in r]
+        return Figures(
+            done,
+            "chunk",
+            done == wanted,
+            done / wanted,
+            sum(r["seconds"] for r in records),
+            nodes=sum(r["nodes"] for r in records),
+            placements=sum(counted) if counted else None,
+        )
+    if "manifest" in header:  # proofs made again and checked
+        return Figures(
+            len(records),
+            "cube",
+            False,  # known only against the certificate's manifest (figures)
+            1.0,
+            sum(r["proving"] + r["checking"] for r in records),
+            steps=sum(r["steps"] for r in records),
+        )
+    words = [r["cube"] for r in records if not r["cube"].endswith(OVER)]
+    seconds = sum(r["seconds"] for r in records)  # cubes over their budget too
+    if "tree depth" in header:
+        return Figures(len(words), "cube", covers(words), refuted_share(words), seconds)
+    return Figures(
+        len(words), "cube", len(words) == header["cubes"], len(words) / header["cubes"], seconds
+    )
+
+
+def _from_manifest(path: Path) -> Figures:
+    refutation = json.loads(path.read_text(encoding="utf-8"))["refutation"]
+    proofs = refutation["proofs"]
+    return Figures(
+        len(proofs),
+        "cube",
+        True,  # the certificate's cover proof says the cubes cover every labelling
+        1.0,
+        sum(p["seconds"] for p in proofs),
+        steps=refutation["proof_steps"],
+    )

@@ -1,0 +1,237 @@
+"""Write results/README.md's tables (and each ``oeis.md``'s b-file) from the records.
+
+    python -m chessplace.research tables [--results results] [--check]
+
+Each table sits between ``<!-- table NAME -->`` and ``<!-- end -->`` and is made
+here from the term records (``nN.json``), each sequence's ``sequence.json``, the
+reference table of OEIS terms and the checks' journals (:mod:`chessplace.research.records`);
+nothing in a table is typed by hand. Without ``--check`` the pages are rewritten
+in place; with it, exit 1 when a table differs from its records (the tests run it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from chessplace.data.reference import terms
+from chessplace.research.commands import prog
+from chessplace.research.records import SEQUENCES, about, figures, term_records
+
+BLOCK = re.compile(r"(<!-- table (?P<name>[a-z0-9-]+) -->\n)(.*?)(<!-- end -->)", re.S)
+"""A generated table in the README: its marker, its body and its end."""
+
+STATUS = {
+    "new": "**new**",
+    "new proof": "known value, **new proof**",
+    "confirmed": "confirmed",
+}
+"""How each kind of term is shown."""
+
+
+def _row(cells: Sequence[object]) -> str:
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    return "\n".join([_row(head), _row(["---"] * len(head)), *map(_row, rows)]) + "\n"
+
+
+def _seconds(value: float | None) -> str:
+    return "" if value is None else f"{value:,.1f}"
+
+
+def _revision(record: dict[str, Any]) -> str:
+    """A record's revision, briefly: a commit (marked when it is the commit that
+    recorded it, not one the run named, or when the tree differed from it), or a
+    version."""
+    revision = record.get("revision", {})
+    if "commit" not in revision:
+        return f"v{revision.get('version', '?')}"
+    text = f"`{revision['commit'][:10]}`"
+    if revision.get("source") == "the commit that recorded it":
+        text += " (recorded)"
+    return text + (" (dirty)" if revision.get("dirty") else "")
+
+
+def _status(entry: dict[str, str]) -> str:
+    return STATUS[entry["status"]] + (f": {entry['credit']}" if entry.get("credit") else "")
+
+
+def terms_table(results: Path, sequence: str) -> str:
+    """One row per term record: value, status and credit, its command, times, machine,
+    revision and witness; each record's note below."""
+    folder = results / sequence
+    info = about(folder)
+    rows, notes = [], []
+    for n, record in term_records(folder).items():
+        witness = "verified" if record["verify"].startswith("valid") else "**not verified**"
+        rows.append(
+            [
+                n,
+                record["value"],
+                _status(info["terms"][str(n)]),
+                f"`{record['command']}`",
+                _seconds(record["wall_seconds"]),
+                _seconds(record["cpu_seconds"]),
+                record["machine"],
+                _revision(record),
+                f"`{sequence}/n{n}.json`, {witness}",
+            ]
+        )
+        if record.get("note"):
+            notes.append(f"n = {n}: {record['note']}")
+    head = ["n", "value", "status", "command", "wall s", "CPU-s", "machine", "revision", "record"]
+    return _table(head, rows) + "".join(f"\n{note}\n" for note in notes)
+
+
+def classes_table(results: Path, sequence: str = "a260680") -> str:
+    """One row per listing of optimal classes (A260680)."""
+    folder = results / sequence
+    info = about(folder)
+    rows = [
+        [
+            n,
+            record["m"],
+            f"{record['classes_count']:,}",
+            f"{record['placements']:,}",
+            _status(info["terms"][str(n)]),
+            _seconds(record["wall_seconds"]),
+            _seconds(record["cpu_seconds"]),
+            _revision(record),
+        ]
+        for n, record in term_records(folder).items()
+    ]
+    head = ["n", "a(n) each", "classes", "placements", "status", "wall s", "CPU-s", "revision"]
+    return _table(head, rows)
+
+
+def checks_table(results: Path) -> str:
+    """One row per independent check of every sequence, its figures from its journal."""
+    rows = []
+    for sequence in SEQUENCES:
+        folder = results / sequence
+        info, records = about(folder), term_records(folder)
+        for check in info["checks"]:
+            done = figures(folder, check)
+            listed = records.get(check["n"], {}).get("placements")
+            if done.placements is not None and done.placements != listed:
+                raise ValueError(f"{sequence}/{check['journal']} counts another total")
+            work = f"{done.pieces:,} {done.unit}s"
+            work += f", {done.nodes:,} nodes" if done.nodes is not None else ""
+            work += f", {done.placements:,} placements" if done.placements is not None else ""
+            work += f", {done.steps:,} proof steps" if done.steps is not None else ""
+            outcome = "complete" if done.complete else f"**partial**: {done.share:.1%}"
+            if check.get("superseded"):
+                outcome += f", superseded {check['superseded']}"
+            files = [check[key] for key in ("journal", "manifest", "output") if key in check]
+            rows.append(
+                [
+                    f"{info['sequence']}({check['n']})",
+                    check["claim"],
+                    check["method"],
+                    work,
+                    _seconds(done.cpu_seconds),
+                    outcome,
+                    ", ".join(f"`{sequence}/{name}`" for name in files),
+                ]
+            )
+    head = ["term", "claim", "method", "work", "CPU-s", "outcome", "files"]
+    return _table(head, rows)
+
+
+def glance_table(results: Path) -> str:
+    """Each sequence: its terms here by kind, and where the OEIS entry stops."""
+    rows = []
+    for sequence in SEQUENCES:
+        info = about(results / sequence)
+        kinds: dict[str, list[int]] = {kind: [] for kind in STATUS}
+        for n, entry in info["terms"].items():
+            kinds[entry["status"]].append(int(n))
+        rows.append(
+            [
+                info["sequence"],
+                f"n ≤ {info['oeis_through']}",
+                *(_span(sorted(kinds[kind])) for kind in STATUS),
+            ]
+        )
+    head = ["sequence", "OEIS entry", "new", "new proof of a known value", "confirmed"]
+    return _table(head, rows)
+
+
+def bfile(results: Path, sequence: str) -> str:
+    """A sequence's b-file lines ("n a(n)"): the terms of the reference table (the OEIS
+    entry's) with the records' after them; ``ValueError`` where the two disagree."""
+    values = dict(terms(sequence.upper()))
+    for n, record in term_records(results / sequence).items():
+        value = record["classes_count"] if "classes_count" in record else record["value"]
+        if values.setdefault(n, value) != value:
+            raise ValueError(f"{sequence}/n{n}.json says {value}, the OEIS entry {values[n]}")
+    return "```\n" + "".join(f"{n} {values[n]}\n" for n in sorted(values)) + "```\n"
+
+
+def _span(values: list[int]) -> str:
+    """1, 2, 3, 5 as "1..3, 5"; nothing as "none"."""
+    if not values:
+        return "none"
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}..{r[-1]}" for r in runs)
+
+
+TABLES: dict[str, Callable[[Path], str]] = {
+    "glance": glance_table,
+    "a250000": lambda results: terms_table(results, "a250000"),
+    "a260680": classes_table,
+    "a279405": lambda results: terms_table(results, "a279405"),
+    "a308632": lambda results: terms_table(results, "a308632"),
+    "checks": checks_table,
+    **{f"bfile-{s}": partial(bfile, sequence=s) for s in SEQUENCES},
+}
+"""Each table's name (in the README, or a sequence's ``oeis.md``) and what makes it."""
+
+
+def rendered(readme: str, results: Path) -> str:
+    """A page with every table made again from the records; ``ValueError`` for a
+    marker that names no table."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name not in TABLES:
+            raise ValueError(f"the README names a table {name!r} this command does not make")
+        return match[1] + TABLES[name](results) + match[4]
+
+    return BLOCK.sub(fill, readme)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    parser = argparse.ArgumentParser(prog=prog("tables"), description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=Path("results"), help="the folder")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a table is stale")
+    args = parser.parse_args(argv)
+    pages = [args.results / "README.md", *sorted(args.results.glob("*/oeis.md"))]
+    try:
+        texts = {page: page.read_text(encoding="utf-8") for page in pages}
+        fresh = {page: rendered(text, args.results) for page, text in texts.items()}
+    except (OSError, ValueError, KeyError) as error:
+        print(f"tables: {error}", file=sys.stderr)
+        return 2
+    stale = [page for page in pages if fresh[page] != texts[page]]
+    if args.check:
+        for page in stale:
+            print(f"tables: {page} differs from its records; run `{prog('tables')}`")
+        return 1 if stale else 0
+    for page in stale:
+        page.write_text(fresh[page], encoding="utf-8")
+    print(f"{len(stale)} of {len(pages)} pages written from the records")
+    return 0
