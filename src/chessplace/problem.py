@@ -263,18 +263,16 @@ def _check_position(problem: Problem) -> None:
         raise ValueError(f"the pawns to place cannot be negative: {free}")
     object.__setattr__(problem, "free_pawns", free)
     held: dict[Square, str] = {}
-    parts = [("blocked", problem.blocked), ("a pawn", problem.pawns)]
+    parts = [("blocked square", problem.blocked), ("pawn", problem.pawns)]
     parts += [
-        (f"a given {a.name} {a.piece.name}", given[i])
-        for i, a in enumerate(problem.armies)
-        if given
+        (f"given {a.name} {a.piece.name}", given[i]) for i, a in enumerate(problem.armies) if given
     ]
     for what, squares in parts:
-        for square in sorted(squares):
+        for square in squares:
             if not _on_board(square, board):
-                raise ValueError(f"{what} on {_named(square)} is off the {board} board")
+                raise ValueError(f"{what} {_named(square)} is off the {board} board")
             if square in held:
-                raise ValueError(f"{square_name(square)} is {held[square]} and {what} at once")
+                raise ValueError(f"{square_name(square)}: {held[square]} and {what} at once")
             held[square] = what
     if free and (len(problem.armies) != 1 or not problem.independent or problem.dominating):
         raise ValueError("pawns to place are for one army whose pieces must not attack each other")

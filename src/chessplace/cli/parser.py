@@ -71,6 +71,29 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
         help="peaceable: exactly W white pieces, the other armies as large as they can be",
     )
     add_grid_arguments(parser)
+    _position_arguments(parser)
+
+
+def _position_arguments(parser: argparse.ArgumentParser) -> None:
+    """The position the puzzle starts from (see :mod:`chessplace.position`)."""
+    parser.add_argument(
+        "--blocked",
+        metavar="SQUARES",
+        help="squares no piece may stand on, rides passing over them: a1,c3",
+    )
+    parser.add_argument(
+        "--given",
+        metavar="PIECES",
+        help="pieces every answer keeps, counted in their army: letter and square, upper "
+        "case for the first (white) army, lower case for the second (Qd1,qe8; the letter "
+        "as text boards draw the piece); ARMY:SQUARE for any army (red:d4)",
+    )
+    parser.add_argument(
+        "--pawns",
+        metavar="SQUARES|K",
+        help="neutral pawns that stop every ride through their square: b2,c5; "
+        "queens-and-pawns: the number K of pawns the answer places",
+    )
 
 
 def _solver_arguments(parser: argparse.ArgumentParser, heuristic: bool = False) -> None:
