@@ -42,10 +42,12 @@ def with_position(
     seen: dict[Square, str] = {}
     for entry in _entries(given, "given", cap):
         army, square = _given(problem, entry)
-        name = square_name(square)
-        if name in seen:
-            raise ValueError(f"given: {name} holds two given pieces ({seen[name]} and {entry})")
-        seen[name] = str(entry)
+        if square in seen:
+            raise ValueError(
+                f"given: {square_name(square)} holds two given pieces "
+                f"({seen[square]} and {clipped(str(entry), 40)})"
+            )
+        seen[square] = clipped(str(entry), 40)
         armies[army].add(square)
     free = 0 if free_pawns is None else whole_number(free_pawns, "the pawns to place")
     return replace(

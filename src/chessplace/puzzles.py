@@ -235,10 +235,10 @@ def problem_from_options(
     """
     if puzzle in REGION_PUZZLES:
         others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
-        others += (blocked, given, pawns)
+        position = (blocked, given, pawns)
         if grid is None:
             raise ValueError(f"{puzzle} needs a grid of regions")
-        if any(value is not None for value in others):
+        if any(value is not None for value in (*others, *position)):
             raise ValueError(f"{puzzle} takes its board and counts from the grid alone")
         return region_puzzle(puzzle, grid, stars, n)
     if grid is not None or stars is not None:
