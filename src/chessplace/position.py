@@ -165,23 +165,6 @@ def _shown(value: object) -> str:
     return clipped(repr(value), 40)
 
 
-def given_text(problem: Problem) -> list[str]:
-    """The given pieces as the CLI writes them: ``Qd1`` for the first two armies,
-    ``red:d4`` for the others."""
-    written: list[str] = []
-    for index, army in enumerate(problem.armies):
-        for square in sorted(problem.given_of(index), key=lambda s: (s[1], s[0])):
-            name = square_name(square)
-            letter = piece_letter(army.piece)
-            if index == 0:
-                written.append(f"{letter}{name}")
-            elif index == 1:
-                written.append(f"{letter.lower()}{name}")
-            else:
-                written.append(f"{army.name}:{name}")
-    return written
-
-
 def square_names(squares: frozenset[Square]) -> list[str]:
     """Square names, rank by rank."""
     return [square_name(s) for s in sorted(squares, key=lambda s: (s[1], s[0]))]

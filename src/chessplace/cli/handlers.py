@@ -15,14 +15,15 @@ from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
 from chessplace.cli.inputs import read_input
 from chessplace.cli.listing import list_placements
 from chessplace.cli.outputs import output_fault
-from chessplace.cli.regions import explain_command, generate_command, hint_command, with_grid
+from chessplace.cli.problemargs import problem_from
+from chessplace.cli.regions import explain_command, generate_command, hint_command
 from chessplace.cli.report import draw, report
 from chessplace.cli.serve import serve
 from chessplace.cli.supervision import supervised, unbroken_output
 from chessplace.jsonio import read_placement, write_json
 from chessplace.placement import Placement
 from chessplace.problem import MAX_PIECES, Problem
-from chessplace.puzzles import problem_from_attributes
+from chessplace.problemfile import to_text
 from chessplace.textboard import render_text
 from chessplace.violations import Violation
 
@@ -32,6 +33,9 @@ def run(arguments: argparse.Namespace) -> int:
     fault = output_fault(arguments)
     if fault:
         raise UsageError(fault)
+    if getattr(arguments, "print_problem", False):
+        print(to_text(problem_from(arguments)), end="")
+        return EXIT_OK
     if getattr(arguments, "certificate", None):
         refuse_uncertifiable(arguments)
         arguments.started = time.monotonic()  # the certificate gets what the limit leaves
@@ -56,11 +60,6 @@ def run(arguments: argparse.Namespace) -> int:
         raise
     except (ValueError, OSError) as error:  # api.NoSolver is a ValueError
         raise UsageError(str(error)) from None
-
-
-def problem_from(arguments: argparse.Namespace) -> Problem:
-    """The problem the puzzle, board, grid and count options describe."""
-    return problem_from_attributes(with_grid(arguments))
 
 
 def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:

@@ -48,7 +48,16 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _problem_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}")
+    parser.add_argument(
+        "puzzle",
+        help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}; or a problem file, "
+        "PROBLEM.json (see --print-problem)",
+    )
+    parser.add_argument(
+        "--print-problem",
+        action="store_true",
+        help="print the problem file these options mean, and stop",
+    )
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
