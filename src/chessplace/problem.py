@@ -249,9 +249,10 @@ class Problem:
         parts = []
         if self.blocked:
             parts.append(f"{len(self.blocked)} blocked")
-        if self.pawns or self.free_pawns:
-            placed = f" + {self.free_pawns} to place" if self.free_pawns else ""
-            parts.append(f"{len(self.pawns)} pawns{placed}")
+        if self.pawns:
+            parts.append(f"{len(self.pawns)} pawn{'s' if len(self.pawns) != 1 else ''}")
+        if self.free_pawns:
+            parts.append(f"{self.free_pawns} pawn{'s' if self.free_pawns != 1 else ''} to place")
         given = sum(len(squares) for squares in self.given)
         if given:
             parts.append(f"{given} given")

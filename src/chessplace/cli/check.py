@@ -13,10 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from chessplace.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
+from chessplace.cli.problemargs import problem_from
 from chessplace.cli.supervision import stop_on_interrupt
 from chessplace.control import Control
 from chessplace.problem import Problem
-from chessplace.puzzles import REGION_PUZZLES, problem_from_attributes
+from chessplace.puzzles import REGION_PUZZLES
 from chessplace.result import Result
 
 
@@ -101,6 +102,6 @@ def refuse_uncertifiable(arguments: argparse.Namespace) -> None:
     from chessplace.certificates.writer import spec_of
 
     try:
-        spec_of(problem_from_attributes(argparse.Namespace(**vars(arguments), grid=None)))
+        spec_of(problem_from(arguments))
     except ValueError as error:  # CannotCertify, or a bad board or piece
         raise UsageError(str(error)) from None

@@ -15,6 +15,7 @@ from chessplace.export.model import line_name
 from chessplace.export.text import ascii_text
 from chessplace.models import formulas, lines, symmetry
 from chessplace.models.cnf import check_encoding
+from chessplace.models.encoding import PAWN
 from chessplace.problem import Problem
 
 MODELS = {
@@ -105,6 +106,10 @@ def _meaning(formula: formulas.Formula, key: Hashable) -> str:
     board = problem.board
     assert isinstance(key, tuple)
     match key:
+        case ("x", army, square) if army == PAWN:
+            return f"pawn {square_name(board.at(square))}"
+        case ("x", "seen", _, _):
+            return "a piece on the line since its last pawn"
         case ("x", army, square):
             return f"{problem.armies[army].name} {square_name(board.at(square))}"
         case ("white line", index):
