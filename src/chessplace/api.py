@@ -24,11 +24,13 @@ from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
 from chessplace.generate import generate_grid
+from chessplace.models.formulas import MAX_SQUARES
 from chessplace.placement import Placement
 from chessplace.problem import Problem
 from chessplace.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.reshaping import reshaper
 from chessplace.result import Result, Status
+from chessplace.why import Conflict, minimal_conflict
 
 GRADED_SIDE = 30
 """The largest region grid ``solve`` grades: the rules take 0.2 s on 30×30 stripes
@@ -58,6 +60,7 @@ __all__ = [
     "run",
     "solutions",
     "solve",
+    "why_not",
 ]
 
 
@@ -332,6 +335,19 @@ def explain(
         raise BadRequest("the pieces placed already break a rule (run verify to see which)")
     control = control or Control()
     return explain_from(problem.regions, placed, lambda: control.stopped)
+
+
+def why_not(problem: Problem, control: Control | None = None) -> Conflict | None:
+    """A minimal set of the problem's given pieces and blocked squares that cannot be
+    completed (:mod:`chessplace.why`); ``None`` when the problem has an answer."""
+    if not problem.has_target:
+        raise BadRequest("why names what stops a placement of a set size: give a count")
+    if problem.regions is not None:
+        raise BadRequest("why takes puzzles with given pieces or blocked squares, not grids")
+    if problem.board.size > MAX_SQUARES:
+        raise BadRequest(f"why models at most {MAX_SQUARES:,} squares")
+    control = control or Control()
+    return minimal_conflict(problem, lambda: control.stopped)
 
 
 def _checked_stream(

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from chessplace.board import Square
 from chessplace.checking import attacked_squares, conflict_pairs
 from chessplace.placement import Placement
 from chessplace.svgboard import render_svg
 
 
-def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: bool = False) -> str:
+def marked_svg(
+    placement: Placement,
+    *,
+    show_attacks: bool = False,
+    conflicts: bool = False,
+    ringed: Iterable[Square] = (),
+) -> str:
     """SVG of ``placement``; attacked squares tinted and illegal attacks marked on request;
-    a grid's regions coloured."""
+    a grid's regions coloured; ``ringed`` squares ringed."""
     grid = placement.problem.regions
     return render_svg(
         placement,
@@ -18,4 +27,5 @@ def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: b
         regions=None
         if grid is None
         else {s: grid.region_of(s) for s in placement.problem.board.squares()},
+        ringed=ringed,
     )

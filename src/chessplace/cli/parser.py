@@ -216,6 +216,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="find one placement")
     _puzzle_arguments(solve)
+    solve.add_argument(
+        "--why",
+        action="store_true",
+        help="when there is no placement, name a minimal set of the given pieces and "
+        "blocked squares that cannot be completed (drawn with --render)",
+    )
     _count_arguments(solve)
     _solver_arguments(solve, heuristic=True)
     _render_arguments(solve, "--render")
