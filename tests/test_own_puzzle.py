@@ -195,7 +195,7 @@ def test_why_names_blocked_squares_too(capsys: pytest.CaptureFixture[str]) -> No
         "--blocked",
         blocked,
         "--given",
-        "Qa8,Qh4",
+        "Qa8",
         "--why",
         "--json",
     )
