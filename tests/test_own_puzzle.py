@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from chessplace import api
 from chessplace.cli import main
 from chessplace.problem import Problem
-from chessplace.problemfile import from_data, from_text, to_text
+from chessplace.problemfile import from_data, from_text, read_problem, to_text, write_problem
 from chessplace.puzzles import problem_from_options
 from chessplace.web.app import create_app
 from chessplace.web.limits import Limits
@@ -64,14 +64,14 @@ def test_print_problem_round_trips_every_option(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, options: list[str]
 ) -> None:
     """The file --print-problem prints states the problem the options mean, and
-    Problem.from_file/to_file keep it whole."""
+    read_problem/write_problem keep it whole."""
     code, out, err = run(capsys, "solve", *options, "--print-problem")
     assert code == 0, err
     problem = from_text(out)
     assert problem == _from_cli(options)
     path = tmp_path / "p.json"
-    problem.to_file(path)
-    assert Problem.from_file(path) == problem
+    write_problem(problem, path)
+    assert read_problem(path) == problem
     code, again, _ = run(capsys, "count", str(path), "--print-problem")
     assert code == 0 and again == out
 

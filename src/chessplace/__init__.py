@@ -35,9 +35,11 @@ __all__ = [
     "parse_square",
     "piece_from_text",
     "puzzles",
+    "read_problem",
     "solutions",
     "solve",
     "square_name",
+    "write_problem",
 ]
 __version__ = "0.1.0"
 
@@ -61,6 +63,8 @@ _HOMES = {
     "Attack": "violations",
     "PlacedPiece": "violations",
     "RuleBreak": "violations",
+    "read_problem": "problemfile",
+    "write_problem": "problemfile",
     "InvalidAnswer": "api",
     "count": "api",
     "optimize": "api",
@@ -78,6 +82,7 @@ if TYPE_CHECKING:
     from chessplace.pieces import Piece, piece_from_text
     from chessplace.placement import Placement
     from chessplace.problem import Army, Problem, Sense
+    from chessplace.problemfile import read_problem, write_problem
     from chessplace.result import Result, Status
     from chessplace.violations import Attack, PlacedPiece, RuleBreak
 

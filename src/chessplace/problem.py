@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 from itertools import permutations
-from os import PathLike
 
 from chessplace.board import Board, Square, Symmetry, square_name
 from chessplace.pieces import Piece
@@ -127,19 +126,6 @@ class Problem:
             len(self.armies) != 1 or self.board != Board.square(self.regions.size)
         ):
             raise ValueError("a region grid takes one army on a board of the grid's size")
-
-    @classmethod
-    def from_file(cls, path: str | PathLike[str]) -> Problem:
-        """The problem in a problem file (:mod:`chessplace.problemfile`)."""
-        from chessplace.problemfile import read_file
-
-        return read_file(path)
-
-    def to_file(self, path: str | PathLike[str]) -> None:
-        """Write the problem as a problem file that :meth:`from_file` reads back."""
-        from chessplace.problemfile import write_file
-
-        write_file(self, path)
 
     @property
     def has_position(self) -> bool:

@@ -44,7 +44,7 @@ ARMY_KEYS = frozenset({"name", "piece", "min", "max", "fixed"})
 RULE_KEYS = frozenset({"independent", "dominating", "equal_armies"})
 
 
-def read_file(path: str | PathLike[str]) -> Problem:
+def read_problem(path: str | PathLike[str]) -> Problem:
     """The problem in a problem file; ``ValueError`` (one line) when it is not one."""
     with open(path, "rb") as source:
         data = source.read(MAX_FILE_BYTES + 1)
@@ -53,7 +53,7 @@ def read_file(path: str | PathLike[str]) -> Problem:
     return from_text(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
 
 
-def write_file(problem: Problem, path: str | PathLike[str]) -> None:
+def write_problem(problem: Problem, path: str | PathLike[str]) -> None:
     """Write ``problem`` as a problem file (:func:`to_data`)."""
     Path(path).write_text(to_text(problem), encoding="utf-8")
 

@@ -8,7 +8,7 @@ import argparse
 from chessplace.cli.exits import UsageError
 from chessplace.cli.regions import with_grid
 from chessplace.problem import Problem
-from chessplace.problemfile import read_file
+from chessplace.problemfile import read_problem
 from chessplace.puzzles import PROBLEM_OPTIONS, problem_from_attributes
 
 PROBLEM_FILE_SUFFIX = ".json"
@@ -30,7 +30,7 @@ def problem_from(arguments: argparse.Namespace) -> Problem:
         flag = f"-{option}" if len(option) == 1 else f"--{option}"
         raise UsageError(f"{arguments.puzzle} states the whole problem: give no {flag} beside it")
     try:
-        return read_file(arguments.puzzle)
+        return read_problem(arguments.puzzle)
     except OSError as error:
         raise UsageError(f"cannot read {arguments.puzzle}: {error.strerror or error}") from None
     except ValueError as error:
