@@ -18,7 +18,7 @@ from chessplace.engines.registry import ENGINES
 from chessplace.pieces import AMAZON, BISHOP, KNIGHT, QUEEN, ROOK, Piece, piece_from_text
 from chessplace.placement import Placement
 from chessplace.problem import Army, Problem
-from chessplace.puzzles import queens, queens_and_pawns
+from chessplace.puzzles import problem_from_options, queens, queens_and_pawns
 
 PIECES = (QUEEN, ROOK, BISHOP, KNIGHT, AMAZON, piece_from_text("W2F"))
 
@@ -246,3 +246,18 @@ def test_bad_positions_are_value_errors() -> None:
         replace(base, blocked=frozenset({(0, 0)}), given=(frozenset({(0, 0)}),))
     with pytest.raises(ValueError, match="one army"):
         Problem("p", Board.square(4), (Army("w", QUEEN), Army("b", QUEEN)), free_pawns=1)
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        {"given": "Qa1,qe2"},
+        {"pawns": "c3", "blocked": "a5,e1"},
+        {"given": "Qa1,Qe5"},
+    ],
+)
+def test_sat_counts_by_class_as_cpsat_enumerates(position: dict[str, str]) -> None:
+    """SAT counts two armies one symmetry class at a time: its group must be the one
+    that keeps the position, or the class sizes would be wrong."""
+    problem = problem_from_options("peaceable-queens", n=5, exactly=3, **position)  # type: ignore[arg-type]
+    assert api.count(problem, solver="sat").count == api.count(problem, solver="cpsat").count
