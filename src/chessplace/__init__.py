@@ -35,9 +35,11 @@ __all__ = [
     "parse_square",
     "piece_from_text",
     "puzzles",
+    "read_problem",
     "solutions",
     "solve",
     "square_name",
+    "write_problem",
 ]
 __version__ = "0.1.0"
 
@@ -62,6 +64,8 @@ _HOMES = {
     "Attack": "core.violations",
     "PlacedPiece": "core.violations",
     "RuleBreak": "core.violations",
+    "read_problem": "core.problemfile",
+    "write_problem": "core.problemfile",
     "InvalidAnswer": "api",
     "count": "api",
     "optimize": "api",
@@ -81,6 +85,7 @@ if TYPE_CHECKING:
     from chessplace.core.pieces import Piece, piece_from_text
     from chessplace.core.placement import Placement
     from chessplace.core.problem import Army, Problem, Sense
+    from chessplace.core.problemfile import read_problem, write_problem
     from chessplace.core.result import Result, Status
     from chessplace.core.violations import Attack, PlacedPiece, RuleBreak
     from chessplace.runtime.control import Control, Progress

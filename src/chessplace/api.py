@@ -23,6 +23,7 @@ from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
+from chessplace.engines.why import LARGEST, Conflict, minimal_conflict
 from chessplace.grids.deduction import explain_from
 from chessplace.runtime.control import Control
 
@@ -51,6 +52,7 @@ __all__ = [
     "run",
     "solutions",
     "solve",
+    "why_not",
 ]
 
 
@@ -252,6 +254,19 @@ def another_region_solution(
     from chessplace.engines.regions.engine import another_solution
 
     return another_solution(region, k, allowed, solution, budgets)
+
+
+def why_not(problem: Problem, control: Control | None = None) -> Conflict | None:
+    """A minimal set of the problem's given pieces and blocked squares that cannot be
+    completed (:mod:`chessplace.engines.why`); ``None`` when the problem has an answer."""
+    if not problem.has_target:
+        raise BadRequest("why names what stops a placement of a set size: give a count")
+    if problem.regions is not None:
+        raise BadRequest("why takes puzzles with given pieces or blocked squares, not grids")
+    if problem.board.size > LARGEST:
+        raise BadRequest(f"why models at most {LARGEST:,} squares")
+    control = control or Control()
+    return minimal_conflict(problem, lambda: control.stopped)
 
 
 def _checked_stream(

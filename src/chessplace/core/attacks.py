@@ -1,14 +1,17 @@
 """Attack tables for the solvers, built once per board and piece.
 
-Squares are numbered as :meth:`Board.index` numbers them. Blockers are
-ignored: with chessplace's rules a placement is valid exactly when no two
+Squares are numbered as :meth:`Board.index` numbers them. Pieces as blockers
+are ignored: with chessplace's rules a placement is valid exactly when no two
 conflicting pieces share a ride line or a bounded move (see
 :class:`chessplace.core.problem.Problem`), so solvers may encode lines directly.
+Pawns (``pawns``: a set of square indices) are not ignored: they cut ride lines
+into segments, and a limited ride or a leap whose path crosses one joins nothing.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from itertools import groupby
 
 from chessplace.core.betza import Vector
 from chessplace.core.board import Board
@@ -57,38 +60,86 @@ def _cycles_along(board: Board, direction: Vector) -> list[Line]:
 
 
 @cache
-def ride_lines(board: Board, piece: Piece) -> tuple[Line, ...]:
-    """Maximal lines of two or more squares along the piece's unlimited rides."""
+def ride_lines(board: Board, piece: Piece, pawns: frozenset[int] = frozenset()) -> tuple[Line, ...]:
+    """Maximal lines of two or more squares along the piece's unlimited rides, cut into
+    segments by ``pawns``."""
     return tuple(
-        line
+        segment
         for direction in half_directions(piece)
         for line in lines_along(board, direction)
-        if len(line) > 1
+        for segment in segments(line, pawns, board.torus)
+        if len(segment) > 1
+    )
+
+
+def segments(line: Line, pawns: frozenset[int], cycle: bool = False) -> list[Line]:
+    """The parts of ``line`` between pawns (a pawn's square in none of them); a
+    ``cycle`` (a line round a torus) with a pawn is opened at its first pawn."""
+    cuts = [i for i, s in enumerate(line) if s in pawns]
+    if not cuts:
+        return [line]
+    if cycle:
+        line = line[cuts[0] :] + line[: cuts[0]]
+    return [tuple(part) for free, part in groupby(line, lambda s: s not in pawns) if free]
+
+
+@cache
+def bounded_pairs(
+    board: Board, piece: Piece, pawns: frozenset[int] = frozenset()
+) -> tuple[tuple[int, int], ...]:
+    """Unordered pairs ``(s, t)``, ``s < t``, joined by a leap or limited ride whose path
+    crosses no pawn."""
+    return tuple(
+        sorted(
+            {
+                (s, t)
+                for s, t, between in bounded_paths(board, piece, pawns)
+                if not set(between) & pawns
+            }
+        )
     )
 
 
 @cache
-def bounded_pairs(board: Board, piece: Piece) -> tuple[tuple[int, int], ...]:
-    """Unordered pairs ``(s, t)``, ``s < t``, joined by a leap or limited ride."""
-    pairs = set()
+def bounded_paths(
+    board: Board, piece: Piece, pawns: frozenset[int] = frozenset()
+) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """``(s, t, between)``, ``s < t``: a leap or limited ride joins ``s`` and ``t`` over
+    the squares ``between`` (none for a leap); neither end is a pawn. A pair joined
+    by several moves comes once per path."""
+    paths = set()
     for square in board.squares():
         s = board.index(square)
-        for dx, dy in piece.bounded_vectors:
-            target = board.step(square, dx, dy)
-            if target is not None and target != square:
-                t = board.index(target)
-                pairs.add((min(s, t), max(s, t)))
-    return tuple(sorted(pairs))
+        if s in pawns:
+            continue
+        for move in piece.moves:
+            if move.reach is None:
+                continue
+            for dx, dy in move.directions:
+                path: list[int] = []
+                current: tuple[int, int] | None = square
+                for _ in range(move.reach):
+                    current = board.step(current, dx, dy) if current is not None else None
+                    if current is None or current == square:
+                        break
+                    t = board.index(current)
+                    if t not in pawns:
+                        paths.add((min(s, t), max(s, t), tuple(sorted(path))))
+                    path.append(t)
+    return tuple(sorted(paths))
 
 
 @cache
-def coverers(board: Board, piece: Piece) -> tuple[tuple[int, ...], ...]:
-    """For each square, the squares from which the piece occupies or attacks it."""
+def coverers(
+    board: Board, piece: Piece, pawns: frozenset[int] = frozenset()
+) -> tuple[tuple[int, ...], ...]:
+    """For each square, the squares from which the piece occupies or attacks it
+    (``pawns`` stopping rides)."""
     reach: list[set[int]] = [{s} for s in range(board.size)]
-    for line in ride_lines(board, piece):
+    for line in ride_lines(board, piece, pawns):
         for s in line:
             reach[s].update(line)
-    for s, t in bounded_pairs(board, piece):
+    for s, t in bounded_pairs(board, piece, pawns):
         reach[s].add(t)
         reach[t].add(s)
     return tuple(tuple(sorted(squares)) for squares in reach)

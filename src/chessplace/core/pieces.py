@@ -134,3 +134,10 @@ def _longest_cycle(move: Move, board: Board) -> int:
         math.lcm(board.cols // math.gcd(board.cols, dx), board.rows // math.gcd(board.rows, dy))
         for dx, dy in move.directions
     )
+
+
+def piece_letter(piece: Piece) -> str:
+    """One capital letter, shared by the text and SVG boards and the text parser: ``Q``
+    for the queen, ``S`` for the nightrider, the first letter of the Betza notation
+    for other pieces."""
+    return piece.symbol.upper()

@@ -14,14 +14,22 @@ from chessplace.core.violations import Violation
 
 @dataclass(frozen=True)
 class Placement:
-    """The squares each army of ``problem`` occupies, in army order."""
+    """The squares each army of ``problem`` occupies, in army order, and the squares
+    of the pawns the answer places (``problem.free_pawns`` of them; given pawns are
+    the problem's)."""
 
     problem: Problem
     armies: tuple[frozenset[Square], ...]
+    pawns: frozenset[Square] = frozenset()
 
     @classmethod
-    def from_squares(cls, problem: Problem, armies: Iterable[Iterable[Square]]) -> Placement:
-        return cls(problem, tuple(frozenset(squares) for squares in armies))
+    def from_squares(
+        cls,
+        problem: Problem,
+        armies: Iterable[Iterable[Square]],
+        pawns: Iterable[Square] = (),
+    ) -> Placement:
+        return cls(problem, tuple(frozenset(squares) for squares in armies), frozenset(pawns))
 
     @property
     def army_sizes(self) -> tuple[int, ...]:
@@ -37,14 +45,16 @@ class Placement:
     def transformed(self, symmetry: Symmetry) -> Placement:
         """The placement mapped by one of the board's symmetries."""
         return Placement(
-            self.problem, tuple(frozenset(map(symmetry, squares)) for squares in self.armies)
+            self.problem,
+            tuple(frozenset(map(symmetry, squares)) for squares in self.armies),
+            frozenset(map(symmetry, self.pawns)),
         )
 
     def canonical_key(self) -> tuple[tuple[Square, ...], ...]:
         """The same key for every placement in one class under the board's symmetries
-        (and renumbering armies that are interchangeable)."""
+        (and renumbering armies that are interchangeable); placed pawns come last."""
         orders = [
-            tuple(self.armies[p.index(i)] for i in range(len(p)))
+            (*(self.armies[p.index(i)] for i in range(len(p))), self.pawns)
             for p in self.problem.army_permutations
         ]
         return min(
@@ -59,7 +69,8 @@ class Placement:
         Filtering a stream of every placement with it keeps one per class
         without remembering the classes seen.
         """
-        return self.canonical_key() == tuple(tuple(sorted(squares)) for squares in self.armies)
+        own = (*self.armies, self.pawns)
+        return self.canonical_key() == tuple(tuple(sorted(squares)) for squares in own)
 
     def verify(self) -> tuple[Violation, ...]:
         """Every broken rule of the problem; empty when the placement is valid."""

@@ -8,7 +8,7 @@ from enum import StrEnum
 from functools import cached_property
 from itertools import permutations
 
-from chessplace.core.board import Board, Symmetry
+from chessplace.core.board import Board, Square, Symmetry, square_name
 from chessplace.core.pieces import Piece
 from chessplace.core.regions import Regions
 
@@ -83,6 +83,14 @@ class Problem:
 
     ``regions`` (the Queens game, Star Battle) cuts the board into regions and
     asks for ``regions.per_line`` pieces in every rank, file and region.
+
+    The position the puzzle starts from: no piece stands on a ``blocked`` square
+    and rides pass over it; a pawn (``pawns``: given, ``free_pawns``: how many the
+    answer places) holds its square and stops every ride through it, attacking
+    nothing; ``given[a]`` are squares army ``a`` holds in every answer, counted in
+    its size. With pawns, removing a piece may open a ride, but a valid placement
+    stays valid when a piece is removed: pawns cut lines into segments, and the
+    line rules above hold within each segment.
     """
 
     puzzle: str
@@ -93,10 +101,15 @@ class Problem:
     equal_armies: bool = False
     sense: Sense = Sense.MAXIMIZE
     regions: Regions | None = None
+    blocked: frozenset[Square] = frozenset()
+    pawns: frozenset[Square] = frozenset()
+    given: tuple[frozenset[Square], ...] = ()
+    free_pawns: int = 0
 
     def __post_init__(self) -> None:
         if not self.armies:
             raise ValueError("a problem needs at least one army")
+        _check_position(self)
         # Rides longer than the board are unlimited: clipping them keeps every
         # table the engines build as small as the board.
         clipped = tuple(replace(a, piece=a.piece.on(self.board)) for a in self.armies)
@@ -114,10 +127,25 @@ class Problem:
         ):
             raise ValueError("a region grid takes one army on a board of the grid's size")
 
+    @property
+    def has_position(self) -> bool:
+        """True when the puzzle starts from a position: blocked squares, pawns (given
+        or to place) or given pieces; engines that know none of them refuse it."""
+        return bool(self.blocked or self.pawns or self.given or self.free_pawns)
+
+    def given_of(self, army: int) -> frozenset[Square]:
+        """The squares army number ``army`` holds in every answer."""
+        return self.given[army] if self.given else frozenset()
+
     def symmetries(self) -> tuple[Symmetry, ...]:
         """The board's symmetries that map the problem onto itself, identity first
-        (for a grid of regions, those that map every region onto a region)."""
+        (for a grid of regions, those that map every region onto a region; with a
+        position, those that map blocked squares, pawns and each army's given
+        pieces onto themselves)."""
         every = self.board.symmetries()
+        if self.has_position:
+            fixed = [self.blocked, self.pawns, *self.given]
+            every = tuple(g for g in every if all(set(map(g, part)) == part for part in fixed))
         regions = self.regions
         if regions is None:
             return every
@@ -167,8 +195,13 @@ class Problem:
     @cached_property
     def army_permutations(self) -> tuple[tuple[int, ...], ...]:
         """Every way to renumber the armies that maps the problem onto itself (same
-        piece and counts), identity first: ``p[i]`` is where army ``i`` goes."""
-        kinds = [(a.piece, a.minimum, a.maximum, a.fixed) for a in self.armies]
+        piece, counts and given squares), identity first: ``p[i]`` is where army ``i``
+        goes. With the board's symmetries it makes a group (each fixes the given
+        pieces), not always every symmetry of a problem with given pieces."""
+        kinds = [
+            (a.piece, a.minimum, a.maximum, a.fixed, self.given_of(i))
+            for i, a in enumerate(self.armies)
+        ]
         return tuple(
             p
             for p in permutations(range(len(kinds)))
@@ -196,4 +229,72 @@ class Problem:
         counts = ", ".join(f"{a.name} {a.piece.name}s {a.describe_count()}" for a in self.armies)
         if self.regions is not None:
             counts += f", {self.regions.per_line} per rank, file and region"
-        return f"{self.puzzle} on {self.board}: {counts}"
+        return f"{self.puzzle} on {self.board}: {counts}{self._describe_position()}"
+
+    def _describe_position(self) -> str:
+        parts = []
+        if self.blocked:
+            parts.append(f"{len(self.blocked)} blocked")
+        if self.pawns:
+            parts.append(f"{len(self.pawns)} pawn{'s' if len(self.pawns) != 1 else ''}")
+        if self.free_pawns:
+            parts.append(f"{self.free_pawns} pawn{'s' if self.free_pawns != 1 else ''} to place")
+        given = sum(len(squares) for squares in self.given)
+        if given:
+            parts.append(f"{given} given")
+        return f" ({', '.join(parts)})" if parts else ""
+
+
+def _check_position(problem: Problem) -> None:
+    """Normalise and check blocked squares, pawns and given pieces: on the board, one
+    thing a square, ``given`` one set per army (``()`` when none is given)."""
+    board = problem.board
+    given = tuple(frozenset(squares) for squares in problem.given)
+    if not any(given):
+        given = ()
+    elif len(given) != len(problem.armies):
+        raise ValueError(
+            f"given pieces name {len(given)} armies, the problem has {len(problem.armies)}"
+        )
+    object.__setattr__(problem, "given", given)
+    object.__setattr__(problem, "blocked", frozenset(problem.blocked))
+    object.__setattr__(problem, "pawns", frozenset(problem.pawns))
+    free = whole_number(problem.free_pawns, "the pawns to place")
+    if free < 0:
+        raise ValueError(f"the pawns to place cannot be negative: {free}")
+    object.__setattr__(problem, "free_pawns", free)
+    held: dict[Square, str] = {}
+    parts = [("blocked square", problem.blocked), ("pawn", problem.pawns)]
+    parts += [
+        (f"given {a.name} {a.piece.name}", given[i]) for i, a in enumerate(problem.armies) if given
+    ]
+    for what, squares in parts:
+        for square in squares:
+            if not _on_board(square, board):
+                raise ValueError(f"{what} {_named(square)} is off the {board} board")
+            if square in held:
+                raise ValueError(f"{square_name(square)}: {held[square]} and {what} at once")
+            held[square] = what
+    if free and (len(problem.armies) != 1 or not problem.independent or problem.dominating):
+        raise ValueError("pawns to place are for one army whose pieces must not attack each other")
+    if free and board.torus:
+        raise ValueError("pawns to place need a board with edges, not a torus")
+    if problem.has_position and problem.regions is not None:
+        raise ValueError("a region grid takes no blocked squares, pawns or given pieces")
+    if problem.free_pawns + len(held) > board.size:
+        raise ValueError(f"{problem.free_pawns} pawns to place do not fit on the {board} board")
+
+
+def _on_board(square: object, board: Board) -> bool:
+    return (
+        type(square) is tuple
+        and len(square) == 2
+        and all(type(c) is int for c in square)
+        and board.contains(square)
+    )
+
+
+def _named(square: object) -> str:
+    if type(square) is tuple and len(square) == 2 and all(type(c) is int for c in square):
+        return square_name(square)
+    return repr(square)

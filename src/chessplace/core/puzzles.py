@@ -8,8 +8,10 @@ from typing import Protocol
 
 from chessplace.core.board import Board
 from chessplace.core.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, piece_from_text
+from chessplace.core.position import Listing, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, whole_number
 from chessplace.core.regions import Regions, parse_grid
+from chessplace.runtime.clipping import clipped
 
 
 def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Problem:
@@ -21,6 +23,16 @@ def queens(board: Board) -> Problem:
     """N-Queens: one queen per row (or file, if fewer), none attacking."""
     n = min(board.rows, board.cols)
     return Problem("queens", board, (Army("white", QUEEN, n, n),))
+
+
+def queens_and_pawns(board: Board, pawns: int = 1) -> Problem:
+    """The n+k queens problem: n+k queens and k pawns on an n×n board (n the shorter
+    side), none of the queens attacking another; the answer places the pawns too."""
+    pawns = whole_number(pawns, "pawns")
+    if pawns < 1:
+        raise ValueError(f"queens-and-pawns places at least one pawn, not {pawns}")
+    n = min(board.rows, board.cols) + pawns
+    return Problem("queens-and-pawns", board, (Army("white", QUEEN, n, n),), free_pawns=pawns)
 
 
 def amazons(board: Board) -> Problem:
@@ -143,6 +155,9 @@ class PuzzleSpec:
 
 PUZZLES: dict[str, PuzzleSpec] = {
     "queens": PuzzleSpec(queens, False, "n queens, none attacking"),
+    "queens-and-pawns": PuzzleSpec(
+        queens_and_pawns, False, "n+K queens and K pawns placed, no queen attacking (--pawns K)"
+    ),
     "bishops": PuzzleSpec(bishops, False, "2n−2 bishops, none attacking"),
     "amazons": PuzzleSpec(amazons, False, "n amazons (queen + knight), none attacking"),
     "peaceable-queens": PuzzleSpec(
@@ -208,16 +223,22 @@ def problem_from_options(
     grid: str | Sequence[str] | None = None,
     stars: int | None = None,
     torus: bool | None = None,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing | int = None,
 ) -> Problem:
-    """The problem that the CLI's (and the HTTP API's) options describe.
+    """The problem that the CLI's (and the HTTP API's) options describe: ``blocked``,
+    ``given`` and ``pawns`` as :func:`chessplace.core.position.with_position` reads them,
+    but for ``queens-and-pawns``, whose ``pawns`` is how many pawns to place.
 
     Raises ``ValueError`` with a message fit for a user on bad options.
     """
     if puzzle in REGION_PUZZLES:
         others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
+        position = (blocked, given, pawns)
         if grid is None:
             raise ValueError(f"{puzzle} needs a grid of regions")
-        if any(value is not None for value in others):
+        if any(value is not None for value in (*others, *position)):
             raise ValueError(f"{puzzle} takes its board and counts from the grid alone")
         return region_puzzle(puzzle, grid, stars, n)
     if grid is not None or stars is not None:
@@ -230,15 +251,36 @@ def problem_from_options(
         board = Board(rows, cols, bool(torus))
     else:
         raise ValueError("give the board size: n, or rows and cols")
-    problem = build_puzzle(
-        puzzle, board, piece_from_text(piece) if piece else None, armies=armies, white=white
-    )
+    if puzzle == "queens-and-pawns":
+        if piece is not None or armies is not None or white is not None:
+            raise ValueError("queens-and-pawns has its own piece and one army")
+        problem = queens_and_pawns(board, _pawn_count(pawns))
+        pawns = None
+    else:
+        if isinstance(pawns, int) or (isinstance(pawns, str) and pawns.strip().isdigit()):
+            raise ValueError("pawns are squares (b2,c5); a number of pawns is for queens-and-pawns")
+        problem = build_puzzle(
+            puzzle, board, piece_from_text(piece) if piece else None, armies=armies, white=white
+        )
     counts = (at_least, exactly, at_most)
     if sum(value is not None for value in counts) > 1:
         raise ValueError("give at most one of at least, exactly and at most")
     if any(value is not None for value in counts):
         problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
-    return problem
+    return with_position(problem, blocked, given, pawns, problem.free_pawns)
+
+
+def _pawn_count(pawns: Listing | int) -> int:
+    """The number of pawns queens-and-pawns places: a whole number, or its digits."""
+    if isinstance(pawns, str) and pawns.strip().isdigit() and len(pawns) < 8:
+        return int(pawns)
+    if isinstance(pawns, int) and not isinstance(pawns, bool):
+        return pawns
+    if pawns is None:
+        raise ValueError("queens-and-pawns needs the number of pawns to place: --pawns K")
+    raise ValueError(
+        f"queens-and-pawns places a number of pawns (--pawns K), not {clipped(repr(pawns), 30)}"
+    )
 
 
 PROBLEM_OPTIONS = (
@@ -254,6 +296,9 @@ PROBLEM_OPTIONS = (
     "grid",
     "stars",
     "torus",
+    "blocked",
+    "given",
+    "pawns",
 )
 """The options besides the puzzle's name that :func:`problem_from_options` takes."""
 

@@ -25,7 +25,10 @@ _FAR = 2**40
 
 
 Occupant = dict[Square, int]
-"""Square → index of the army on it."""
+"""Square → index of the army on it, or :data:`PAWN` for a pawn."""
+
+PAWN = -1
+"""The occupant of a pawn's square: it stops rides and attacks nothing."""
 
 
 class Placement(Protocol):
@@ -41,14 +44,18 @@ class Placement(Protocol):
     @property
     def army_sizes(self) -> tuple[int, ...]: ...
 
+    @property
+    def pawns(self) -> frozenset[Square]: ...
+
 
 def violations(placement: Placement) -> tuple[Violation, ...]:
-    """Every broken rule: overlaps, off-board pieces, counts, attacks, uncovered squares;
-    for region puzzles the counts of each rank, file and region and touching pieces."""
+    """Every broken rule: overlaps, off-board pieces, pieces on blocked squares or pawns,
+    given pieces missing, counts, attacks, uncovered squares; for region puzzles the
+    counts of each rank, file and region and touching pieces."""
     occupant, breaks = _occupancy(placement)
     if breaks:
         return tuple(breaks)
-    found: list[Violation] = []
+    found: list[Violation] = _position_breaks(placement)
     if placement.problem.regions is not None:  # its ranks' counts say what the total would
         found += _region_breaks(placement, occupant)
         found += _touches(_illegal_attacks(placement, occupant))
@@ -87,8 +94,10 @@ def _occupancy(placement: Placement) -> tuple[Occupant, list[Violation]]:
         ]
     occupant: Occupant = {}
     breaks: list[Violation] = []
-    for index, squares in enumerate(placement.armies):
-        name = problem.armies[index].name
+    placed_pawns = placement.pawns
+    groups = [(PAWN, "pawn", problem.pawns | placed_pawns)]
+    groups += [(i, army.name, placement.armies[i]) for i, army in enumerate(problem.armies)]
+    for index, name, squares in groups:
         for square in squares:
             if not _is_square(square):
                 breaks.append(RuleBreak(f"{name} piece on {square!r}: not two whole numbers"))
@@ -99,14 +108,38 @@ def _occupancy(placement: Placement) -> tuple[Occupant, list[Violation]]:
                         (square,),
                     )
                 )
+            elif square in problem.blocked:
+                breaks.append(
+                    RuleBreak(f"{name} piece on blocked {square_name(square)}", (square,))
+                )
             elif square in occupant:
-                other = problem.armies[occupant[square]].name
+                other = (
+                    "pawn" if occupant[square] == PAWN else problem.armies[occupant[square]].name
+                )
                 breaks.append(
                     RuleBreak(f"{square_name(square)} holds both {other} and {name}", (square,))
                 )
             else:
                 occupant[square] = index
     return occupant, breaks
+
+
+def _position_breaks(placement: Placement) -> list[Violation]:
+    """Given pieces missing from the placement, and a wrong number of placed pawns."""
+    problem = placement.problem
+    breaks: list[Violation] = []
+    for index, army in enumerate(problem.armies):
+        for square in sorted(problem.given_of(index) - placement.armies[index]):
+            breaks.append(
+                RuleBreak(
+                    f"the given {army.name} {army.piece.name} on {square_name(square)} is missing",
+                    (square,),
+                )
+            )
+    placed = len(placement.pawns)
+    if placed != problem.free_pawns:
+        breaks.append(RuleBreak(f"{placed} pawns placed, the problem asks {problem.free_pawns}"))
+    return breaks
 
 
 def _count_breaks(placement: Placement) -> list[Violation]:
@@ -177,18 +210,24 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
     board = problem.board
     pieces = [army.piece for army in problem.armies]
     for square, army in occupant.items():
+        if army == PAWN:
+            continue
         for move in pieces[army].moves:
             if move.reach is not None:
                 for target in _first_hits(square, move.directions, move.reach, occupant, board):
-                    yield square, target
+                    if occupant[target] != PAWN:
+                        yield square, target
     riders = [piece.ride_directions for piece in pieces]
     directions = {_half(d) for ride in riders for d in ride}
     if not directions:
         return
     if board.torus:
         for square, army in occupant.items():
+            if army == PAWN:
+                continue
             for target in _first_hits(square, riders[army], None, occupant, board):
-                yield square, target
+                if occupant[target] != PAWN:
+                    yield square, target
         return
     squares = list(occupant)
     flat = np.fromiter(chain.from_iterable(squares), dtype=np.int64, count=2 * len(squares))
@@ -196,6 +235,8 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
     for direction in sorted(directions):
         for first, second in _line_neighbours(coordinates, direction, board):
             a, b = squares[first], squares[second]
+            if PAWN in (occupant[a], occupant[b]):
+                continue  # a pawn stops the ride and is not attacked
             if direction in riders[occupant[a]]:
                 yield a, b
             if direction in riders[occupant[b]]:
@@ -267,7 +308,7 @@ def _steps_back(coordinate: np.ndarray, step: int, length: int) -> np.ndarray:
 
 def attacked_squares(placement: Placement, army: int | None = None) -> set[Square]:
     """Every square some piece (of army number ``army``, if given) attacks, riders
-    stopping at the first piece in their way, whichever army it belongs to."""
+    stopping at the first piece or pawn in their way, whichever army it belongs to."""
     return _attacked(placement, _occupancy(placement)[0], army)
 
 
@@ -276,7 +317,7 @@ def _attacked(placement: Placement, occupant: Occupant, only: int | None = None)
     pieces = [army.piece for army in placement.problem.armies]
     attacked: set[Square] = set()
     for square, army in occupant.items():
-        if only is not None and army != only:
+        if army == PAWN or (only is not None and army != only):
             continue
         for move in pieces[army].moves:
             for dx, dy in move.directions:
@@ -290,8 +331,9 @@ def _attacked(placement: Placement, occupant: Occupant, only: int | None = None)
 
 
 def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
-    board = placement.problem.board
-    covered = set(occupant) | _attacked(placement, occupant)
+    problem = placement.problem
+    board = problem.board
+    covered = set(occupant) | _attacked(placement, occupant) | problem.blocked
     missing = tuple(square for square in board.squares() if square not in covered)
     if not missing:
         return []

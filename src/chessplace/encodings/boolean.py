@@ -5,16 +5,27 @@ CP-SAT and SAT translate the same :class:`Rules` into their own APIs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
-from chessplace.core.attacks import Line, bounded_pairs, coverers, ride_lines
-from chessplace.core.board import Square
+from chessplace.core.attacks import Line, bounded_pairs, bounded_paths, coverers, ride_lines
+from chessplace.core.board import Board, Square
+from chessplace.core.pieces import Piece
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 
 Literal = tuple[int, int]
-"""A variable: ``(army, square index)``."""
+"""A variable: ``(army, square index)``; army :data:`PAWN` is a pawn the answer places."""
+
+PAWN = -1
+"""The army number of a pawn's variable ``(PAWN, square)`` (pawns to place only)."""
+
+Key = tuple[object, ...]
+"""A variable of :attr:`Rules.clauses`: a :data:`Literal`, or an auxiliary one."""
+
+Clause = tuple[tuple[Key, bool], ...]
+"""At least one of ``(variable, value)`` holds."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +39,14 @@ class Rules:
     - ``forbidden_pairs``: two variables that are not both true (leaps);
     - ``cover``: for domination, per square the variables that cover it;
     - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (each
-      rank, file and region of a grid of regions).
+      rank, file and region of a grid of regions; the pawns to place);
+    - ``fixed``: variables with a set value: given pieces true, every piece on
+      a blocked square or a given pawn false;
+    - ``clauses``: further clauses, over auxiliary variables too: pawns to
+      place cut lines as they stand (see :func:`_pawn_clauses`).
+
+    Given pawns are in the lines already: ``at_most_one``, ``exclusive_lines``,
+    ``forbidden_pairs`` and ``cover`` use the segments between them.
     """
 
     armies: int
@@ -38,32 +56,52 @@ class Rules:
     forbidden_pairs: tuple[tuple[Literal, Literal], ...]
     cover: tuple[tuple[Literal, ...], ...]
     exactly: tuple[tuple[tuple[Literal, ...], int], ...] = ()
+    fixed: tuple[tuple[Literal, bool], ...] = ()
+    clauses: tuple[Clause, ...] = ()
+
+
+def pawn_squares(problem: Problem) -> frozenset[int]:
+    """The indices of the given pawns' squares."""
+    return frozenset(problem.board.index(s) for s in problem.pawns)
 
 
 def rules_of(problem: Problem) -> Rules:
-    """The constraints that make a placement valid (counts not included)."""
+    """The constraints that make a placement valid (counts not included, but for the
+    pawns to place)."""
     board = problem.board
     armies = problem.armies
+    pawns = pawn_squares(problem)
     groups: list[tuple[Literal, ...]] = []
     if len(armies) > 1:
         groups += [tuple((a, s) for a in range(len(armies))) for s in range(board.size)]
     pairs: set[tuple[Literal, Literal]] = set()
     exclusive: set[tuple[int, int, Line]] = set()
+    free_pawns = problem.free_pawns > 0  # one independent army (Problem checks)
     for a, army in enumerate(armies):
-        if problem.independent:
-            groups += [tuple((a, s) for s in line) for line in ride_lines(board, army.piece)]
-            pairs.update(((a, s), (a, t)) for s, t in bounded_pairs(board, army.piece))
+        if problem.independent and not free_pawns:
+            groups += [tuple((a, s) for s in line) for line in ride_lines(board, army.piece, pawns)]
+            pairs.update(((a, s), (a, t)) for s, t in bounded_pairs(board, army.piece, pawns))
     for a, b in combinations(range(len(armies)), 2):
         for piece in {armies[a].piece, armies[b].piece}:
-            exclusive.update((a, b, line) for line in ride_lines(board, piece))
-            for s, t in bounded_pairs(board, piece):
+            exclusive.update((a, b, line) for line in ride_lines(board, piece, pawns))
+            for s, t in bounded_pairs(board, piece, pawns):
                 pairs.add(((a, s), (b, t)))
                 pairs.add(((a, t), (b, s)))
     cover: tuple[tuple[Literal, ...], ...] = ()
     if problem.dominating:
+        closed = pawns | {board.index(s) for s in problem.blocked}
         cover = tuple(
-            tuple((0, s) for s in squares) for squares in coverers(board, armies[0].piece)
+            tuple((0, s) for s in squares)
+            for target, squares in enumerate(coverers(board, armies[0].piece, pawns))
+            if target not in closed
         )
+    placed_pawns: tuple[tuple[tuple[Literal, ...], int], ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    if free_pawns:
+        free = [s for s in range(board.size) if s not in pawns]
+        placed_pawns = (((tuple((PAWN, s) for s in free)), problem.free_pawns),)
+        groups += [((0, s), (PAWN, s)) for s in free]
+        clauses = tuple(_pawn_clauses(board, armies[0].piece, pawns))
     return Rules(
         armies=len(armies),
         squares=board.size,
@@ -71,8 +109,53 @@ def rules_of(problem: Problem) -> Rules:
         exclusive_lines=tuple(sorted(exclusive)),
         forbidden_pairs=tuple(sorted(pairs)),
         cover=cover,
-        exactly=_region_lines(problem),
+        exactly=_region_lines(problem) + placed_pawns,
+        fixed=_fixed(problem),
+        clauses=clauses,
     )
+
+
+def _fixed(problem: Problem) -> tuple[tuple[Literal, bool], ...]:
+    """Given pieces true; every army false on blocked squares and given pawns (and no
+    pawn to place on them either)."""
+    board = problem.board
+    closed = sorted(board.index(s) for s in problem.blocked | problem.pawns)
+    armies = range(len(problem.armies))
+    fixed = [((a, s), False) for s in closed for a in armies]
+    if problem.free_pawns:
+        fixed += [((PAWN, board.index(s)), False) for s in sorted(problem.blocked)]
+    fixed += [((a, board.index(s)), True) for a in armies for s in sorted(problem.given_of(a))]
+    return tuple(fixed)
+
+
+def _pawn_clauses(board: Board, piece: Piece, pawns: frozenset[int]) -> Iterable[Clause]:
+    """One army with pawns to place: two pieces on a ride line need a pawn between them,
+    two joined by a limited ride a pawn on its path; leaps are forbidden outright.
+
+    Along each segment ``l_1 .. l_m`` of a line, ``seen_k`` is true exactly when a
+    piece stands on some ``l_j``, ``j <= k``, with no pawn on ``l_j+1 .. l_k``:
+    ``seen_k <-> x_k or (seen_k-1 and not p_k)``, and ``x_k`` forbids ``seen_k-1``
+    (defined exactly, so that enumeration sees each placement once).
+    """
+    for number, line in enumerate(ride_lines(board, piece, pawns)):
+        before: Key | None = None
+        for k, s in enumerate(line):
+            seen: Key = ("seen", number, k)
+            x: Key = (0, s)
+            p: Key = (PAWN, s)
+            yield ((x, False), (seen, True))
+            if before is None:
+                yield ((seen, False), (x, True))
+            else:
+                yield ((seen, False), (x, True), (before, True))
+                yield ((before, False), (p, True), (seen, True))
+                yield ((seen, False), (x, True), (p, False))
+                yield ((before, False), (x, False))
+            before = seen
+    for s, t, between in bounded_paths(board, piece, pawns):
+        if set(between) & pawns:
+            continue  # a given pawn stands on the path
+        yield ((0, s), False), ((0, t), False), *(((PAWN, m), True) for m in between)
 
 
 def _region_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int], ...]:
@@ -94,8 +177,9 @@ def _region_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int], ..
 
 
 def decode(problem: Problem, true_literals: list[Literal]) -> Placement:
-    """The placement whose pieces are the true variables."""
+    """The placement whose pieces (and pawns placed) are the true variables."""
     armies: list[list[Square]] = [[] for _ in problem.armies]
+    pawns: list[Square] = []
     for army, square in true_literals:
-        armies[army].append(problem.board.at(square))
-    return Placement.from_squares(problem, armies)
+        (pawns if army == PAWN else armies[army]).append(problem.board.at(square))
+    return Placement.from_squares(problem, armies, pawns)

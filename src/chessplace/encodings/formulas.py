@@ -23,7 +23,7 @@ from chessplace.core.board import Board
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.encodings import lines, symmetry
-from chessplace.encodings.boolean import Literal, decode, rules_of
+from chessplace.encodings.boolean import PAWN, Literal, Rules, decode, rules_of
 from chessplace.encodings.cnf import Cnf
 from chessplace.runtime.control import Control, Stopped, checked
 
@@ -86,6 +86,18 @@ class Formula(Cnf):
     def var(self, literal: Literal) -> int:
         return self.named(("x", *literal))
 
+    def _add_position(self, rules: Rules) -> None:
+        """Fixed variables (given pieces, blocked squares, given pawns) as unit clauses,
+        and the clauses of pawns to place."""
+        self.clauses += [[self.var(v) if value else -self.var(v)] for v, value in rules.fixed]
+        for clause in checked(rules.clauses, self.control):
+            self.clauses.append(
+                [
+                    self.named(("x", *key)) if value else -self.named(("x", *key))
+                    for key, value in clause
+                ]
+            )
+
     def army(self, a: int) -> list[int]:
         return [self.var((a, s)) for s in range(self.squares)]
 
@@ -114,11 +126,9 @@ class Formula(Cnf):
 
     def decode(self, model: list[int]) -> Placement:
         true = set(v for v in model if v > 0)
+        armies = range(len(self.problem.armies)) if not self.problem.free_pawns else (0, PAWN)
         chosen: list[Literal] = [
-            (a, s)
-            for a in range(len(self.problem.armies))
-            for s in range(self.squares)
-            if self.var((a, s)) in true
+            (a, s) for a in armies for s in range(self.squares) if self.var((a, s)) in true
         ]
         return lines.trimmed(decode(self.problem, chosen))
 
@@ -144,6 +154,7 @@ class SquareFormula(Formula):
             self.bound(self.army(a), army.minimum, army.maximum)
         for group, k in checked(rules.exactly, control):
             self.bound([self.var(v) for v in group], k, k)
+        self._add_position(rules)
         if break_symmetry:
             order = [(a, s) for s in range(self.squares) for a in range(len(problem.armies))]
             for mapping in checked(symmetry.group(problem), control, every=1):
@@ -276,8 +287,10 @@ class DominationFormula(Formula):
 
     def _build(self, break_symmetry: bool) -> None:
         problem, control = self.problem, self.control
-        for group in checked(rules_of(problem).cover, control):
+        rules = rules_of(problem)
+        for group in checked(rules.cover, control):
             self.clauses.append([self.var(v) for v in group])
+        self._add_position(rules)
         army = problem.armies[0]
         self.bound(self._curve, army.minimum, army.maximum)
         if break_symmetry:

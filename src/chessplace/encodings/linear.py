@@ -115,6 +115,8 @@ def linear_model(problem: Problem) -> LinearModel:
             f"a {problem.board} board is too large to export as a linear model "
             f"(at most {MAX_SQUARES:,} squares)"
         )
+    if problem.free_pawns:
+        raise ValueError("pawns to place (queens-and-pawns) export as DIMACS only: --format dimacs")
     optimise = not problem.has_target
     if optimise:
         problem = problem.without_counts()
@@ -174,6 +176,10 @@ class _Builder:
         self.add(
             "domination: every square occupied or attacked",
             [Constraint(tuple(map(self.one, group)), ">=", 1) for group in rules.cover],
+        )
+        self.add(
+            "the position: given pieces stand, nothing stands on blocked squares or pawns",
+            [Constraint((self.one(v),), "=", int(value)) for v, value in rules.fixed],
         )
         self._counts()
         objective = self._objective() if optimise else None

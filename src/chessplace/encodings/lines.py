@@ -33,6 +33,8 @@ LineSymmetry = tuple[tuple[int, ...], bool]
 def refusal(problem: Problem, most_armies: int = 2) -> str | None:
     """Why the line model does not describe ``problem`` (two armies, or two up to
     ``most_armies``); ``None`` when it does."""
+    if problem.has_position:
+        return "the line model knows no blocked squares, pawns or given pieces"
     if not 2 <= len(problem.armies) <= most_armies:
         allowed = "two" if most_armies == 2 else f"2 to {most_armies}"
         return f"the line model is for {allowed} armies"
@@ -157,16 +159,16 @@ def _splits(total: int, parts: int) -> list[tuple[int, ...]]:
 
 
 def trimmed(placement: Placement) -> Placement:
-    """Armies cut to their upper bounds (and to equal sizes when armies are equal)."""
+    """Armies cut to their upper bounds (and to equal sizes when armies are equal),
+    given pieces kept first."""
     problem = placement.problem
     limits = [army.maximum for army in problem.armies]
     if problem.equal_armies:
         smallest = min(placement.army_sizes)
         limits = [smallest if limit is None else min(limit, smallest) for limit in limits]
-    return Placement.from_squares(
-        problem,
-        (
-            sorted(squares) if limit is None else sorted(squares)[:limit]
-            for squares, limit in zip(placement.armies, limits, strict=True)
-        ),
-    )
+    kept = []
+    for index, (squares, limit) in enumerate(zip(placement.armies, limits, strict=True)):
+        given = problem.given_of(index)
+        ordered = sorted(squares, key=lambda square: (square not in given, square))
+        kept.append(ordered if limit is None else ordered[:limit])
+    return Placement.from_squares(problem, kept, placement.pawns)

@@ -51,6 +51,9 @@ class Engine:
     """True for engines that model a grid of regions (:attr:`Problem.regions`)."""
     takes_torus: ClassVar[bool] = False
     """True for engines whose attack tables wrap round a torus board."""
+    takes_position: ClassVar[bool] = False
+    """True for engines that model blocked squares, pawns and given pieces
+    (:attr:`Problem.has_position`)."""
 
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None
@@ -71,6 +74,8 @@ class Engine:
             return f"{self.name} does not model regions"
         if problem.board.torus and not self.takes_torus:
             return f"{self.name} does not know torus boards"
+        if problem.has_position and not self.takes_position:
+            return f"{self.name} does not model blocked squares, pawns or given pieces"
         squares = problem.board.size
         if self.max_squares is not None and squares > self.max_squares:
             return (

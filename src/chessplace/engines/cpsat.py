@@ -8,7 +8,7 @@ from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
 from chessplace.encodings import lines
-from chessplace.encodings.boolean import Literal, decode, rules_of
+from chessplace.encodings.boolean import PAWN, Key, Literal, decode, rules_of
 from chessplace.engines import domination
 from chessplace.engines.base import Engine, Task
 from chessplace.runtime.control import Control, Stopped, checked
@@ -30,11 +30,19 @@ class _Model:
         self.model = cp_model.CpModel()
         rules = rules_of(problem)
         model = self.model
-        self.x = {
+        armies = [*range(rules.armies), *([PAWN] if problem.free_pawns else [])]
+        self.x: dict[Literal, Any] = {
             (a, s): model.new_bool_var(f"x{a}_{s}")
-            for a in range(rules.armies)
+            for a in armies
             for s in checked(range(rules.squares), control)
         }
+        for v, value in rules.fixed:
+            model.add(self.x[v] == int(value))
+        self._aux: dict[Key, Any] = {}
+        for clause in checked(rules.clauses, control):
+            model.add_bool_or(
+                self._var(key) if value else self._var(key).Not() for key, value in clause
+            )
         for group in checked(rules.at_most_one, control):
             model.add_at_most_one(self.x[v] for v in group)
         occupied: dict[tuple[int, tuple[int, ...]], Any] = {}
@@ -68,6 +76,15 @@ class _Model:
                 model.maximize(objective)
             else:
                 model.minimize(objective)
+
+    def _var(self, key: Key) -> Any:
+        """The Boolean of ``key``: a piece's or pawn's, or an auxiliary one made on first
+        use."""
+        if key in self.x:
+            return self.x[key]
+        if key not in self._aux:
+            self._aux[key] = self.model.new_bool_var(f"aux{len(self._aux)}")
+        return self._aux[key]
 
     def _occupies(
         self, memo: dict[tuple[int, tuple[int, ...]], Any], army: int, line: tuple[int, ...]
@@ -149,6 +166,7 @@ class CpSatEngine(Engine):
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_SQUARES
     takes_regions = True
+    takes_position = True
 
     def solve(self, problem: Problem, control: Control) -> Result:
         try:

@@ -25,11 +25,16 @@ def lower_bound(problem: Problem) -> int:
 
     Each piece covers at most the largest number of squares one square reaches;
     queens on an n×n board need at least ⌈(n − 1)/2⌉ (Spencer's bound, see
-    Cockayne, "Chessboard domination problems", 1990).
+    Cockayne, "Chessboard domination problems", 1990). With a position, blocked
+    squares and pawns need no cover (and pawns only shorten rides), and the given
+    pieces are among the pieces.
     """
     board = problem.board
     widest = max(len(squares) for squares in coverers(board, problem.armies[0].piece))
-    bound = -(-board.size // widest)
+    need = board.size - len(problem.blocked) - len(problem.pawns)
+    bound = -(-need // widest)
+    if problem.has_position:
+        return max(bound, len(problem.given_of(0)))
     if (
         board.is_square
         and not board.torus

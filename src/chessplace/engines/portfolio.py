@@ -154,6 +154,7 @@ class _Race:
 class PortfolioEngine(Engine):
     name = "portfolio"
     takes_torus = True
+    takes_position = True
     summary = "the strongest engines that take a problem, side by side; the first proof wins"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 

@@ -50,6 +50,7 @@ class SatEngine(Engine):
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_SQUARES
     takes_regions = True
+    takes_position = True
 
     def __init__(self, backend: str | None = None, encoding: str | None = None) -> None:
         """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat
@@ -207,7 +208,10 @@ def _common_sizes(problem: Problem) -> list[Problem]:
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:
     """A good placement to climb from: a few annealing runs where the line model fits,
-    a small dominating set found by local search for domination."""
+    a small dominating set found by local search for domination; none for a problem
+    with a position (the searches know no blocked squares, pawns or given pieces)."""
+    if problem.has_position:
+        return None
     if problem.dominating:
         return domination.first_guess(problem, control)
     if lines.refusal(problem) is not None or importlib.util.find_spec("numba") is None:

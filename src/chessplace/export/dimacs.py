@@ -13,6 +13,7 @@ from collections.abc import Hashable, Iterator
 from chessplace.core.board import square_name
 from chessplace.core.problem import Problem
 from chessplace.encodings import formulas, lines, symmetry
+from chessplace.encodings.boolean import PAWN
 from chessplace.encodings.cnf import check_encoding
 from chessplace.encodings.linear import line_name
 from chessplace.export.text import ascii_text
@@ -105,6 +106,10 @@ def _meaning(formula: formulas.Formula, key: Hashable) -> str:
     board = problem.board
     assert isinstance(key, tuple)
     match key:
+        case ("x", army, square) if army == PAWN:
+            return f"pawn {square_name(board.at(square))}"
+        case ("x", "seen", _, _):
+            return "a piece on the line since its last pawn"
         case ("x", army, square):
             return f"{problem.armies[army].name} {square_name(board.at(square))}"
         case ("white line", index):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from chessplace.core.board import Square
 from chessplace.core.display import register
 from chessplace.core.placement import Placement
@@ -10,9 +12,15 @@ from chessplace.forms.svg import render_svg
 from chessplace.forms.text import render_text
 
 
-def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: bool = False) -> str:
+def marked_svg(
+    placement: Placement,
+    *,
+    show_attacks: bool = False,
+    conflicts: bool = False,
+    ringed: Iterable[Square] = (),
+) -> str:
     """SVG of ``placement``; attacked squares tinted and illegal attacks marked on request;
-    a grid's regions coloured."""
+    a grid's regions coloured; ``ringed`` squares ringed."""
     grid = placement.problem.regions
     return render_svg(
         placement,
@@ -21,6 +29,7 @@ def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: b
         regions=None
         if grid is None
         else {s: grid.region_of(s) for s in placement.problem.board.squares()},
+        ringed=ringed,
     )
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from chessplace.core.board import Square, file_names, parse_square, square_name
 from chessplace.core.pieces import Piece, piece_from_text
 from chessplace.core.placement import Placement
+from chessplace.core.position import square_names
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result
 from chessplace.runtime.clipping import clipped
@@ -24,20 +25,29 @@ def placement_pieces(placement: Placement) -> list[dict[str, Any]]:
     return list(pieces_of(placement))
 
 
+PAWN_ENTRY = {"piece": "pawn", "army": "neutral"}
+"""What a pawn the answer places is called among its ``pieces``."""
+
+
 def pieces_of(placement: Placement) -> Iterator[dict[str, Any]]:
-    """:func:`placement_pieces` one at a time."""
+    """:func:`placement_pieces` one at a time; the pawns placed come last."""
     names = file_names(placement.problem.board.cols)
+    kinds = [
+        ({"piece": army.piece.name, "army": army.name}, squares)
+        for army, squares in zip(placement.problem.armies, placement.armies, strict=True)
+    ]
+    if placement.pawns:
+        kinds.append((PAWN_ENTRY, placement.pawns))
     return (
-        {
-            "piece": army.piece.name,
-            "army": army.name,
+        kind
+        | {
             "square": f"{names[file]}{rank + 1}"
             if 0 <= file < len(names) and rank >= 0
             else square_name((file, rank)),
             "file": file + 1,
             "rank": rank + 1,
         }
-        for army, squares in zip(placement.problem.armies, placement.armies, strict=True)
+        for kind, squares in kinds
         for rank, file in _rank_order(squares, placement.problem.board.cols)
     )
 
@@ -123,6 +133,25 @@ def result_head(problem: Problem, task: str, result: Result) -> dict[str, Any]:
     if problem.regions is not None:
         data["grid"] = list(problem.regions.rows)
         data["stars"] = problem.regions.per_line
+    return data | position_json(problem)
+
+
+def position_json(problem: Problem) -> dict[str, Any]:
+    """The position's keys, those that are set: ``blocked`` and ``pawns`` (square
+    names), ``given`` (``{piece, army, square}``), ``place_pawns`` (a number)."""
+    data: dict[str, Any] = {}
+    if problem.blocked:
+        data["blocked"] = square_names(problem.blocked)
+    if problem.pawns:
+        data["pawns"] = square_names(problem.pawns)
+    if problem.given:
+        data["given"] = [
+            {"piece": army.piece.name, "army": army.name, "square": name}
+            for index, army in enumerate(problem.armies)
+            for name in square_names(problem.given_of(index))
+        ]
+    if problem.free_pawns:
+        data["place_pawns"] = problem.free_pawns
     return data
 
 
@@ -165,10 +194,16 @@ def placement_from_data(problem: Problem, data: Any) -> Placement:
     index_of = {army.name: index for index, army in enumerate(problem.armies)}
     default = problem.armies[0].name
     armies: list[list[Square]] = [[] for _ in problem.armies]
+    pawns: list[Square] = []
     taken: dict[Square, int] = {}
     for number, entry in enumerate(pieces, 1):
         if not isinstance(entry, dict):
             raise ValueError(f"piece {number}: expected an object")
+        if entry.get("piece") == PAWN_ENTRY["piece"]:
+            pawn = _square_of(entry, number)
+            if pawn not in problem.pawns:  # a given pawn is the problem's
+                pawns.append(pawn)
+            continue
         army = entry.get("army", default)
         if not isinstance(army, str) or army not in index_of:
             raise ValueError(f"piece {number}: army {army!r} is not one of {', '.join(index_of)}")
@@ -185,7 +220,7 @@ def placement_from_data(problem: Problem, data: Any) -> Placement:
                 f"piece {number}: {square_name(square)} is already taken by piece {first}"
             )
         armies[index].append(square)
-    return Placement.from_squares(problem, armies)
+    return Placement.from_squares(problem, armies, pawns)
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,7 @@ from chessplace.core.board import Square, file_name
 
 if TYPE_CHECKING:
     from chessplace.core.placement import Placement
-from chessplace.forms.marks import piece_letter
+from chessplace.core.pieces import piece_letter
 
 SQUARE = 48
 MARGIN = 22
@@ -22,6 +22,8 @@ LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED = "#d9453b"
 CONFLICT = "#e0201b"
 INK = "#111111"
+BLOCKED = "#4a4844"
+GIVEN = "#1f7a3a"
 PALETTE_SIZE = 62
 """Region colours before they repeat (a grid has at most 62 regions)."""
 FONT = "DejaVu Sans, Noto Sans Symbols2, Segoe UI Symbol, sans-serif"
@@ -58,13 +60,17 @@ def render_svg(
     tint: Iterable[Square] = (),
     conflicts: Iterable[tuple[Square, Square]] = (),
     regions: Mapping[Square, int] | None = None,
+    ringed: Iterable[Square] = (),
 ) -> str:
     """The placement drawn as an SVG document.
 
     ``tint`` lists squares to shade (attacked ones, say); ``conflicts`` lists
     (attacker, victim) pairs: both squares are ringed and joined by a line;
     ``regions`` gives each square a region number: squares take their region's
-    colour instead of the checkering, with walls between regions.
+    colour instead of the checkering, with walls between regions; ``ringed``
+    squares get a ring in the conflict colour (the reason a problem has no answer).
+    The problem's position is drawn as it stands: blocked squares hatched, pawns
+    as ♙, given pieces with a pin mark in their corner.
     The renderer draws what it is given and judges nothing itself.
     """
     board = placement.problem.board
@@ -106,11 +112,93 @@ def render_svg(
             class_="attacked",
         )
     _labels(svg, placement)
+    _position(svg, placement)
     for army, squares in enumerate(placement.armies):
         for square in sorted(squares):
             _piece(svg, placement, army, square)
+    _pins(svg, placement)
     _conflicts(svg, placement, conflicts)
+    for square in sorted(set(ringed)):
+        cx, cy = _centre(placement, square)
+        _add(
+            svg,
+            "circle",
+            cx=cx,
+            cy=cy,
+            r=0.46 * SQUARE,
+            fill="none",
+            stroke=CONFLICT,
+            stroke_width="4",
+            class_="ringed",
+        )
     return ET.tostring(svg, encoding="unicode")
+
+
+def _position(svg: ET.Element, placement: Placement) -> None:
+    """Blocked squares (dark, hatched) and pawns (given and placed)."""
+    problem = placement.problem
+    for square in sorted(problem.blocked):
+        x, y = _corner(placement, square)
+        group = _add(svg, "g", class_="blocked")
+        _add(group, "rect", x=x, y=y, width=SQUARE, height=SQUARE, fill=BLOCKED)
+        for k in range(1, 5):
+            step = k * SQUARE / 4
+            _add(
+                group,
+                "line",
+                x1=x,
+                y1=y + step,
+                x2=x + step,
+                y2=y,
+                stroke=LIGHT,
+                stroke_width="2",
+                stroke_opacity="0.5",
+            )
+            _add(
+                group,
+                "line",
+                x1=x + step,
+                y1=y + SQUARE,
+                x2=x + SQUARE,
+                y2=y + step,
+                stroke=LIGHT,
+                stroke_width="2",
+                stroke_opacity="0.5",
+            )
+    for square in sorted(problem.pawns | placement.pawns):
+        cx, cy = _centre(placement, square)
+        _add(
+            svg,
+            "text",
+            "♙",
+            x=cx,
+            y=cy + 2,
+            fill="#9a9a9a",
+            stroke=INK,
+            stroke_width="0.8",
+            font_size=0.7 * SQUARE,
+            class_="pawn",
+            **CENTRED,
+        )
+
+
+def _pins(svg: ET.Element, placement: Placement) -> None:
+    """A green pin in the top-left corner of every given piece's square."""
+    problem = placement.problem
+    for army in range(len(problem.armies)):
+        for square in sorted(problem.given_of(army)):
+            x, y = _corner(placement, square)
+            _add(
+                svg,
+                "circle",
+                cx=x + 7,
+                cy=y + 7,
+                r=5,
+                fill=GIVEN,
+                stroke=INK,
+                stroke_width="1",
+                class_="given",
+            )
 
 
 def region_colour(region: int) -> str:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from chessplace.core.board import Board, Square, file_name, square_name
-from chessplace.core.pieces import Piece
+from chessplace.core.pieces import Piece, piece_letter
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.regions import LABELS, Regions
-from chessplace.forms.marks import piece_letter
 
 LIGHT, DARK, EMPTY_ASCII = "·", "░", "."
-EMPTY_MARKS = frozenset(".·░□■-_")
+BLOCKED, BLOCKED_ASCII = "▦", "#"
+PAWN, PAWN_ASCII = "♙", "P"
+EMPTY_MARKS = frozenset(".·░□■-_" + BLOCKED + BLOCKED_ASCII)
+PAWN_MARKS = frozenset(PAWN + PAWN_ASCII + "♟")
 DIGITS, SUBSCRIPTS = "0123456789", "₀₁₂₃₄₅₆₇₈₉"
 MAX_DRAWN = 64
 
@@ -33,7 +35,8 @@ def _symbol(problem: Problem, army: int, ascii_only: bool) -> str:
 def render_text(placement: Placement, ascii_only: bool = False) -> str:
     """The placement drawn rank 1 at the bottom, with rank and file labels (past file z,
     files aa, ab, … show their first letter on a line above the last); on a grid of
-    regions every empty square shows its region's letter."""
+    regions every empty square shows its region's letter; pawns are ♙ (P), blocked
+    squares ▦ (#)."""
     board = placement.problem.board
     if max(board.rows, board.cols) > MAX_DRAWN:
         return f"({board} board: too large to draw; use --json for the squares)"
@@ -45,12 +48,18 @@ def render_text(placement: Placement, ascii_only: bool = False) -> str:
     cell = max(map(len, symbols))
     width = len(str(board.rows))
     regions = placement.problem.regions
+    pawns = placement.pawns | placement.problem.pawns
+    blocked = placement.problem.blocked
     lines = []
     for rank in reversed(range(board.rows)):
         cells = []
         for file in range(board.cols):
             if (file, rank) in owner:
                 cells.append(symbols[owner[(file, rank)]])
+            elif (file, rank) in pawns:
+                cells.append(PAWN_ASCII if ascii_only else PAWN)
+            elif (file, rank) in blocked:
+                cells.append(BLOCKED_ASCII if ascii_only else BLOCKED)
             elif regions is not None:
                 cells.append(regions.label((file, rank)))
             elif ascii_only:
@@ -73,7 +82,7 @@ def parse_text(problem: Problem, text: str) -> Placement:
     Rank labels and a line of file labels are optional; the top line is the
     highest rank; region labels (letters or digits) count as empty squares; a mark
     may carry its army's number (``q3`` or ``♛₃``), which boards of more than two
-    armies need.
+    armies need; ♙, ♟ or P is a pawn, ▦ or # a blocked (empty) square.
     Raises ``ValueError`` with the reason when unreadable.
     """
     board = problem.board
@@ -84,6 +93,7 @@ def parse_text(problem: Problem, text: str) -> Placement:
     if len(rows) != board.rows:
         raise ValueError(f"text board has {len(rows)} ranks, the puzzle's board has {board.rows}")
     armies: list[list[Square]] = [[] for _ in problem.armies]
+    pawns: list[Square] = []
     for line_number, (row, labels) in enumerate(rows):
         rank = board.rows - line_number
         wrong = [label for label in labels if label != str(rank)]
@@ -98,9 +108,12 @@ def parse_text(problem: Problem, text: str) -> Placement:
         for file, (mark, number) in enumerate(marks):
             if problem.regions is not None and mark in LABELS:
                 _check_label(problem.regions, mark, (file, rank - 1))
+            elif mark in PAWN_MARKS and number is None:
+                if (file, rank - 1) not in problem.pawns:  # a given pawn is the problem's
+                    pawns.append((file, rank - 1))
             elif mark not in EMPTY_MARKS:
                 armies[_army_of(problem, mark, number)].append((file, rank - 1))
-    return Placement.from_squares(problem, armies)
+    return Placement.from_squares(problem, armies, pawns)
 
 
 def _lines(text: str, board: Board) -> list[str]:

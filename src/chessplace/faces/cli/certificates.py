@@ -13,9 +13,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import REGION_PUZZLES, problem_from_attributes
+from chessplace.core.puzzles import REGION_PUZZLES
 from chessplace.core.result import Result
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
+from chessplace.faces.cli.problemargs import problem_from
 from chessplace.faces.cli.supervision import stop_on_interrupt
 from chessplace.runtime.control import Control
 
@@ -104,6 +105,6 @@ def refuse_uncertifiable(arguments: argparse.Namespace) -> None:
     from chessplace.certificates.writer.certificate import spec_of
 
     try:
-        spec_of(problem_from_attributes(argparse.Namespace(**vars(arguments), grid=None)))
+        spec_of(problem_from(arguments))
     except ValueError as error:  # CannotCertify, or a bad board or piece
         raise UsageError(str(error)) from None

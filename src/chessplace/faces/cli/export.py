@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from chessplace.core.puzzles import problem_from_attributes
 from chessplace.export import export_lines
 from chessplace.faces.cli.exits import EXIT_OK, UsageError
-from chessplace.faces.cli.regions import with_grid
+from chessplace.faces.cli.problemargs import problem_from
 
 
 def export_command(arguments: argparse.Namespace) -> int:
@@ -20,7 +19,7 @@ def export_command(arguments: argparse.Namespace) -> int:
     write it line by line; a file is written under a temporary name and renamed when
     complete, so a failed or interrupted export leaves nothing behind (and an
     existing file stays as it was)."""
-    problem = problem_from_attributes(with_grid(arguments))
+    problem = problem_from(arguments)
     lines = export_lines(
         problem,
         arguments.format,

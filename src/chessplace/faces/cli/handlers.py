@@ -12,14 +12,15 @@ from typing import Any
 from chessplace import api
 from chessplace.core.placement import Placement
 from chessplace.core.problem import MAX_PIECES, Problem
-from chessplace.core.puzzles import problem_from_attributes
+from chessplace.core.problemfile import to_text
 from chessplace.core.violations import Violation
 from chessplace.faces.cli.certificates import check, refuse_uncertifiable
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
 from chessplace.faces.cli.inputs import read_input
 from chessplace.faces.cli.listing import list_placements
 from chessplace.faces.cli.outputs import output_fault
-from chessplace.faces.cli.regions import explain_command, generate_command, hint_command, with_grid
+from chessplace.faces.cli.problemargs import problem_from
+from chessplace.faces.cli.regions import explain_command, generate_command, hint_command
 from chessplace.faces.cli.report import draw, report
 from chessplace.faces.cli.serve import serve
 from chessplace.faces.cli.supervision import supervised, unbroken_output
@@ -32,6 +33,9 @@ def run(arguments: argparse.Namespace) -> int:
     fault = output_fault(arguments)
     if fault:
         raise UsageError(fault)
+    if getattr(arguments, "print_problem", False):
+        print(to_text(problem_from(arguments)), end="")
+        return EXIT_OK
     if getattr(arguments, "certificate", None):
         refuse_uncertifiable(arguments)
         arguments.started = time.monotonic()  # the certificate gets what the limit leaves
@@ -56,11 +60,6 @@ def run(arguments: argparse.Namespace) -> int:
         raise
     except (ValueError, OSError) as error:  # api.NoSolver is a ValueError
         raise UsageError(str(error)) from None
-
-
-def problem_from(arguments: argparse.Namespace) -> Problem:
-    """The problem the puzzle, board, grid and count options describe."""
-    return problem_from_attributes(with_grid(arguments))
 
 
 def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:

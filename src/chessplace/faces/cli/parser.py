@@ -48,7 +48,16 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _problem_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}")
+    parser.add_argument(
+        "puzzle",
+        help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}; or a problem file, "
+        "PROBLEM.json (see --print-problem)",
+    )
+    parser.add_argument(
+        "--print-problem",
+        action="store_true",
+        help="print the problem file these options mean, and stop",
+    )
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
@@ -71,6 +80,29 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
         help="peaceable: exactly W white pieces, the other armies as large as they can be",
     )
     add_grid_arguments(parser)
+    _position_arguments(parser)
+
+
+def _position_arguments(parser: argparse.ArgumentParser) -> None:
+    """The position the puzzle starts from (see :mod:`chessplace.core.position`)."""
+    parser.add_argument(
+        "--blocked",
+        metavar="SQUARES",
+        help="squares no piece may stand on, rides passing over them: a1,c3",
+    )
+    parser.add_argument(
+        "--given",
+        metavar="PIECES",
+        help="pieces every answer keeps, counted in their army: letter and square, upper "
+        "case for the first (white) army, lower case for the second (Qd1,qe8; the letter "
+        "as text boards draw the piece); ARMY:SQUARE for any army (red:d4)",
+    )
+    parser.add_argument(
+        "--pawns",
+        metavar="SQUARES|K",
+        help="neutral pawns that stop every ride through their square: b2,c5; "
+        "queens-and-pawns: the number K of pawns the answer places",
+    )
 
 
 def _solver_arguments(parser: argparse.ArgumentParser, heuristic: bool = False) -> None:
@@ -184,6 +216,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="find one placement")
     _puzzle_arguments(solve)
+    solve.add_argument(
+        "--why",
+        action="store_true",
+        help="when there is no placement, name a minimal set of the given pieces and "
+        "blocked squares that cannot be completed (drawn with --render)",
+    )
     _count_arguments(solve)
     _solver_arguments(solve, heuristic=True)
     _render_arguments(solve, "--render")

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from chessplace import api
+from chessplace.core.board import Square, square_name
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
+from chessplace.engines.why import Conflict
 from chessplace.faces.cli.certificates import certify
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, answer_written
 from chessplace.faces.cli.supervision import unbroken_output
@@ -27,13 +32,20 @@ EXIT_BY_STATUS = {
 }
 
 
-def draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = False) -> None:
+def draw(
+    arguments: argparse.Namespace,
+    placement: Placement,
+    conflicts: bool = False,
+    ringed: Iterable[Square] = (),
+) -> None:
     """Write the board to ``--render``/``-o`` as SVG or PNG, by the file's extension."""
     from chessplace.forms.drawing import marked_svg
     from chessplace.forms.svg import svg_to_png
 
     path = Path(arguments.render)  # its ending is checked before any work (outputs.py)
-    svg = marked_svg(placement, show_attacks=arguments.show_attacks, conflicts=conflicts)
+    svg = marked_svg(
+        placement, show_attacks=arguments.show_attacks, conflicts=conflicts, ringed=ringed
+    )
     if path.suffix.lower() == ".svg":
         path.write_text(svg, encoding="utf-8")
     else:
@@ -41,20 +53,58 @@ def draw(arguments: argparse.Namespace, placement: Placement, conflicts: bool = 
 
 
 def report(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> int:
+    conflict = _why(arguments, problem, result)
     if getattr(arguments, "render", None) and result.placement is not None:
         draw(arguments, result.placement)
     with answer_written():
         if arguments.json:
+            head = result_head(problem, task, result)
+            if conflict is not None:
+                head["why"] = conflict_json(problem, conflict)
             with unbroken_output():
-                write_json(result_head(problem, task, result), result.placement, sys.stdout)
+                write_json(head, result.placement, sys.stdout)
         else:
             if result.placement is not None and task != "count":
                 print(render_text(result.placement, arguments.ascii))
             print(summary_line(problem, task, result))
+            if conflict is not None:
+                print(f"why: {conflict.describe(problem)}")
     if getattr(arguments, "certificate", None):
         with answer_written():  # its one line goes to standard error
             certify(arguments, problem, task, result, arguments.started)
     return exit_code(task, result)
+
+
+def _why(arguments: argparse.Namespace, problem: Problem, result: Result) -> Conflict | None:
+    """With ``--why`` and no answer: the minimal set of given pieces and blocked squares
+    that cannot be completed, drawn to ``--render`` (its squares ringed)."""
+    if not getattr(arguments, "why", False) or result.status is not Status.INFEASIBLE:
+        return None
+    conflict = api.why_not(problem)
+    if conflict is None:  # cannot be: the answer was no
+        return None
+    if getattr(arguments, "render", None):
+        shown = conflict.problem(problem)
+        pieces = Placement.from_squares(shown, shown.given or [() for _ in problem.armies])
+        draw(arguments, pieces, ringed=[s for _, s in conflict.given] + list(conflict.blocked))
+    return conflict
+
+
+def conflict_json(problem: Problem, conflict: Conflict) -> dict[str, Any]:
+    """``--why`` as JSON: the given pieces and blocked squares of the minimal set."""
+    return {
+        "given": [
+            {
+                "piece": problem.armies[a].piece.name,
+                "army": problem.armies[a].name,
+                "square": square_name(s),
+            }
+            for a, s in conflict.given
+        ],
+        "blocked": [square_name(s) for s in conflict.blocked],
+        "minimal": not conflict.stopped,
+        "message": conflict.describe(problem),
+    }
 
 
 def exit_code(task: str, result: Result) -> int:

@@ -11,12 +11,11 @@ from dataclasses import fields
 from typing import Any
 
 from chessplace import api
-from chessplace.core.pieces import NAMED_PIECES, Piece
+from chessplace.core.pieces import NAMED_PIECES, Piece, piece_letter
 from chessplace.core.problem import ARMY_NAMES
 from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.core.regions import LABELS, MAX_SIDE
 from chessplace.forms import svg as svgboard
-from chessplace.forms.marks import piece_letter
 
 REGION_SUMMARIES = {
     "queens-game": "one queen in every row, column and region of the grid, none touching",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +19,11 @@ SEED = 2**63
 """Seeds of generated grids lie in [−SEED, SEED)."""
 COUNTS = {"at_least", "exactly", "at_most", "white", "offset"}
 LONGEST_MESSAGE = 300
+MOST_LISTED = 1 << 20
+"""The longest list (or text) of blocked squares, given pieces or pawns a body may hold;
+the board's size caps it further (:mod:`chessplace.core.position`)."""
+Squares = Annotated[list[str], Field(max_length=MOST_LISTED)]
+Text = Annotated[str, Field(max_length=MOST_LISTED)]
 
 
 class Options(BaseModel):
@@ -44,6 +49,9 @@ class Options(BaseModel):
     grid: list[str] | None = None
     stars: int | None = Field(None, ge=1)
     limit: int | None = Field(None, ge=1)
+    blocked: Squares | Text | None = None
+    given: Annotated[list[str | dict[str, str]], Field(max_length=MOST_LISTED)] | Text | None = None
+    pawns: Squares | Text | int | None = None
 
     def board(self) -> tuple[int, int] | None:
         """(rows, cols) as asked, before any problem is built; None when not given.
@@ -87,7 +95,13 @@ class GenerateRequest(BaseModel):
     time_limit: float | None = Field(None, gt=0)
 
 
-_LISTS = {"grid": "a list of strings, one per row", "pieces": "a list of pieces"}
+_LISTS = {
+    "grid": "a list of strings, one per row",
+    "pieces": "a list of pieces",
+    "blocked": "a list of squares",
+    "pawns": "a list of squares",
+    "given": "a list of pieces",
+}
 """What each list option holds, as its error says."""
 
 
@@ -139,7 +153,11 @@ def shorten(message: str) -> str:
 
 
 def _where(location: Sequence[Any]) -> str:
-    parts = [str(part) for part in location if part not in ("body", "query")]
+    parts = [
+        str(part)
+        for part in location
+        if part not in ("body", "query", "str", "int") and "[" not in str(part)
+    ]
     return shorten(".".join(parts))
 
 

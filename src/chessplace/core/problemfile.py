@@ -1,0 +1,335 @@
+"""Problem files: every problem chessplace can pose, as one JSON object.
+
+Two forms, one schema (``data/problem.schema.json``):
+
+- a named puzzle and the options the CLI takes, for people to write::
+
+      {"puzzle": "queens", "n": 8, "blocked": ["a1", "b3"],
+       "given": [{"piece": "queen", "square": "d1"}]}
+
+- the problem spelled out, which :func:`to_data` writes and ``--print-problem``
+  prints: ``board`` (rows, cols, torus, blocked, pawns), ``armies`` (name, piece,
+  min, max, fixed), ``rules`` (independent, dominating, equal_armies),
+  ``objective`` (maximize or minimize), ``given`` and ``place_pawns``.
+  Region puzzles keep the first form (their grid is the problem).
+
+Reading checks every key and type first and names the first wrong one in one
+line (``ValueError``); the file's size and nesting are bounded before parsing.
+"""
+
+from __future__ import annotations
+
+import json
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from chessplace.core.board import Board
+from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
+from chessplace.core.position import square_names, with_position
+from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense
+from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_options
+from chessplace.runtime.clipping import clipped
+
+MAX_FILE_BYTES = 64 << 20
+"""The largest problem file read: room for every square of a 2,000×2,000 board listed."""
+MAX_DEPTH = 6
+"""The deepest nesting a problem file has (an object in a list in an object)."""
+
+PUZZLE_KEYS = frozenset({"puzzle", *PROBLEM_OPTIONS})
+SPELLED_KEYS = frozenset({"puzzle", "board", "armies", "rules", "objective", "given"})
+SPELLED_KEYS |= {"place_pawns"}
+BOARD_KEYS = frozenset({"rows", "cols", "torus", "blocked", "pawns"})
+ARMY_KEYS = frozenset({"name", "piece", "min", "max", "fixed"})
+RULE_KEYS = frozenset({"independent", "dominating", "equal_armies"})
+
+
+def read_problem(path: str | PathLike[str]) -> Problem:
+    """The problem in a problem file; ``ValueError`` (one line) when it is not one."""
+    with open(path, "rb") as source:
+        data = source.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{path}: more than {MAX_FILE_BYTES >> 20} MiB, too long for a problem")
+    return from_text(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
+
+
+def write_problem(problem: Problem, path: str | PathLike[str]) -> None:
+    """Write ``problem`` as a problem file (:func:`to_data`)."""
+    Path(path).write_text(to_text(problem), encoding="utf-8")
+
+
+def to_text(problem: Problem) -> str:
+    return json.dumps(to_data(problem), indent=2) + "\n"
+
+
+def from_text(text: str) -> Problem:
+    """The problem in the JSON ``text``."""
+    _check_depth(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except (RecursionError, ValueError) as error:
+        raise ValueError(f"not valid JSON: {clipped(str(error), 80)}") from None
+    return from_data(data)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` before parsing (brackets inside
+    strings count too: a problem file has no reason to hold them)."""
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_DEPTH} levels: not a problem file")
+        elif char in "]}":
+            depth -= 1
+
+
+def from_data(data: Any) -> Problem:
+    """The problem a decoded problem file states."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a problem file holds a JSON object, not {_kind(data)}")
+    if "board" in data:
+        return _spelled(data)
+    _known(data, PUZZLE_KEYS, "")
+    if "puzzle" not in data:
+        raise ValueError("missing key 'puzzle' (or 'board' and 'armies' for a problem spelled out)")
+    options = {key: data.get(key) for key in PROBLEM_OPTIONS}
+    for key, value in options.items():
+        _typed(key, value)
+    puzzle = _string(data["puzzle"], "puzzle")
+    options["given"] = _given_list(options["given"])
+    return problem_from_options(puzzle, **options)
+
+
+_OPTION_TYPES: dict[str, tuple[type, ...]] = {
+    "n": (int,),
+    "rows": (int,),
+    "cols": (int,),
+    "piece": (str,),
+    "at_least": (int,),
+    "exactly": (int,),
+    "at_most": (int,),
+    "armies": (int,),
+    "white": (int,),
+    "grid": (list, str),
+    "stars": (int,),
+    "torus": (bool,),
+    "blocked": (list,),
+    "given": (list,),
+    "pawns": (list, int),
+}
+
+
+def _typed(key: str, value: Any) -> None:
+    """A puzzle option of the right JSON type (``true`` is not a number)."""
+    if value is None:
+        return
+    allowed = _OPTION_TYPES[key]
+    if isinstance(value, bool) and bool not in allowed:
+        raise ValueError(f"{key}: expected {_names(allowed)}, not {_kind(value)}")
+    if not isinstance(value, allowed):
+        raise ValueError(f"{key}: expected {_names(allowed)}, not {_kind(value)}")
+    if isinstance(value, list) and key in ("blocked", "grid", "pawns"):
+        for item in value:
+            if not isinstance(item, str):
+                raise ValueError(f"{key}: expected a list of strings, found {_kind(item)}")
+
+
+def _given_list(value: Any) -> list[Any] | None:
+    """Given pieces: ``Qd1`` text or ``{piece, square, army}`` objects of strings."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise ValueError(f"given: expected a list, not {_kind(value)}")
+    for item in value:
+        if isinstance(item, dict):
+            for key, field in item.items():
+                if not isinstance(field, str):
+                    raise ValueError(
+                        f"given.{clipped(key, 20)}: expected a string, not {_kind(field)}"
+                    )
+        elif not isinstance(item, str):
+            raise ValueError(f"given: expected pieces as objects or text (Qd1), not {_kind(item)}")
+    return value
+
+
+def _spelled(data: dict[str, Any]) -> Problem:
+    """The spelled-out form."""
+    _known(data, SPELLED_KEYS, "")
+    board_data = _object(data["board"], "board")
+    _known(board_data, BOARD_KEYS, "board.")
+    board = Board(
+        _int(board_data.get("rows"), "board.rows"),
+        _int(board_data.get("cols"), "board.cols"),
+        _bool(board_data.get("torus", False), "board.torus"),
+    )
+    armies_data = data.get("armies")
+    if not isinstance(armies_data, list) or not 1 <= len(armies_data) <= len(ARMY_NAMES):
+        raise ValueError(f"armies: expected a list of 1 to {len(ARMY_NAMES)} armies")
+    armies = tuple(_army(item, i, board) for i, item in enumerate(armies_data))
+    rules = _object(data.get("rules", {}), "rules")
+    _known(rules, RULE_KEYS, "rules.")
+    objective = data.get("objective", "maximize")
+    if objective not in ("maximize", "minimize"):
+        raise ValueError(f"objective: expected maximize or minimize, not {_shown(objective)}")
+    problem = Problem(
+        _string(data.get("puzzle", "custom"), "puzzle"),
+        board,
+        armies,
+        independent=_bool(rules.get("independent", True), "rules.independent"),
+        dominating=_bool(rules.get("dominating", False), "rules.dominating"),
+        equal_armies=_bool(rules.get("equal_armies", False), "rules.equal_armies"),
+        sense=Sense(objective),
+    )
+    for key in ("blocked", "pawns"):
+        _typed(key, board_data.get(key))
+    place = data.get("place_pawns", 0)
+    if not isinstance(place, int) or isinstance(place, bool) or place < 0:
+        raise ValueError(f"place_pawns: expected a count, not {_shown(place)}")
+    return with_position(
+        problem,
+        board_data.get("blocked"),
+        _given_list(data.get("given")),
+        board_data.get("pawns"),
+        place,
+    )
+
+
+def _army(data: Any, index: int, board: Board) -> Army:
+    where = f"armies.{index}"
+    item = _object(data, where)
+    _known(item, ARMY_KEYS, f"{where}.")
+    name = _string(item.get("name", ARMY_NAMES[index]), f"{where}.name")
+    piece_text = _string(item.get("piece"), f"{where}.piece")
+    try:
+        piece = piece_from_text(piece_text)
+    except ValueError as error:
+        raise ValueError(f"{where}.piece: {error}") from None
+    most = item.get("max")
+    return Army(
+        clipped(name, 40),
+        piece,
+        _int(item.get("min", 0), f"{where}.min", least=0),
+        None if most is None else _int(most, f"{where}.max", least=0),
+        _bool(item.get("fixed", False), f"{where}.fixed"),
+    )
+
+
+def to_data(problem: Problem) -> dict[str, Any]:
+    """The problem file of ``problem``: spelled out, or for a region puzzle its name,
+    grid and stars."""
+    if problem.regions is not None:
+        return {
+            "puzzle": problem.puzzle,
+            "grid": list(problem.regions.rows),
+            "stars": problem.regions.per_line,
+        }
+    board = problem.board
+    board_data: dict[str, Any] = {"rows": board.rows, "cols": board.cols}
+    if board.torus:
+        board_data["torus"] = True
+    if problem.blocked:
+        board_data["blocked"] = square_names(problem.blocked)
+    if problem.pawns:
+        board_data["pawns"] = square_names(problem.pawns)
+    data: dict[str, Any] = {
+        "puzzle": problem.puzzle,
+        "board": board_data,
+        "armies": [_army_data(army) for army in problem.armies],
+        "rules": {
+            "independent": problem.independent,
+            "dominating": problem.dominating,
+            "equal_armies": problem.equal_armies,
+        },
+        "objective": problem.sense.value,
+    }
+    if problem.given:
+        data["given"] = [
+            {"army": army.name, "piece": _piece_text(army.piece), "square": name}
+            for index, army in enumerate(problem.armies)
+            for name in square_names(problem.given_of(index))
+        ]
+    if problem.free_pawns:
+        data["place_pawns"] = problem.free_pawns
+    return data
+
+
+def _army_data(army: Army) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": army.name,
+        "piece": _piece_text(army.piece),
+        "min": army.minimum,
+    }
+    if army.maximum is not None:
+        data["max"] = army.maximum
+    if army.fixed:
+        data["fixed"] = True
+    return data
+
+
+def _piece_text(piece: Piece) -> str:
+    """The piece's name where it is a named piece, else its Betza notation."""
+    named = NAMED_PIECES.get(piece.name)
+    return piece.name if named is not None and named.moves == piece.moves else piece.betza
+
+
+def _known(data: dict[str, Any], keys: frozenset[str], prefix: str) -> None:
+    for key in data:
+        if key not in keys:
+            raise ValueError(
+                f"{prefix}{clipped(str(key), 30)}: unknown key (known: {', '.join(sorted(keys))})"
+            )
+
+
+def _object(value: Any, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{key}: expected an object, not {_kind(value)}")
+    return value
+
+
+def _string(value: Any, key: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{key}: expected a string, not {_kind(value)}")
+    return value
+
+
+def _int(value: Any, key: str, least: int = 1) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        wanted = "a positive whole number" if least == 1 else "a whole number from 0"
+        raise ValueError(f"{key}: expected {wanted}, not {_shown(value)}")
+    return value
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{key}: expected true or false, not {_shown(value)}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return f"the number {_shown(value)}"
+    if isinstance(value, str):
+        return f"the string {_shown(value)}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _shown(value: Any) -> str:
+    try:
+        return clipped(json.dumps(value), 40)
+    except (TypeError, ValueError):
+        return clipped(repr(value), 40)
+
+
+def _names(types: tuple[type, ...]) -> str:
+    words = {int: "a whole number", str: "a string", list: "a list", bool: "true or false"}
+    return " or ".join(words[t] for t in types)

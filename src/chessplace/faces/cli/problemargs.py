@@ -1,0 +1,37 @@
+"""The problem a command's arguments state: a problem file (``PROBLEM.json`` in the
+puzzle's place) or the puzzle and its options; ``--print-problem`` shows it as a file."""
+
+from __future__ import annotations
+
+import argparse
+
+from chessplace.core.problem import Problem
+from chessplace.core.problemfile import read_problem
+from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_attributes
+from chessplace.faces.cli.exits import UsageError
+from chessplace.faces.cli.regions import with_grid
+
+PROBLEM_FILE_SUFFIX = ".json"
+
+
+def problem_from(arguments: argparse.Namespace) -> Problem:
+    """The problem the puzzle (or problem file), board, grid, position and count
+    options describe; a problem file states the whole problem, so it takes no other
+    problem option."""
+    if not arguments.puzzle.lower().endswith(PROBLEM_FILE_SUFFIX):
+        return problem_from_attributes(with_grid(arguments))
+    given = [
+        name
+        for name in (*PROBLEM_OPTIONS, "grid_file")
+        if name != "grid" and getattr(arguments, name, None) not in (None, False)
+    ]
+    if given:
+        option = given[0].replace("_file", "").replace("_", "-")
+        flag = f"-{option}" if len(option) == 1 else f"--{option}"
+        raise UsageError(f"{arguments.puzzle} states the whole problem: give no {flag} beside it")
+    try:
+        return read_problem(arguments.puzzle)
+    except OSError as error:
+        raise UsageError(f"cannot read {arguments.puzzle}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise UsageError(f"{arguments.puzzle}: {error}") from None
