@@ -86,6 +86,17 @@ def _exclusive(parser: argparse.ArgumentParser) -> dict[int, list[str]]:
     return found
 
 
+def _usage(parser: argparse.ArgumentParser, width: int = 88) -> str:
+    """The usage lines argparse prints, wrapped at ``width`` whatever the terminal."""
+    formatter = argparse.HelpFormatter(parser.prog, width=width)
+    formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups)
+    lines = formatter.format_help().strip("\n").splitlines()
+    prefix = "usage: "
+    return "\n".join(
+        line.removeprefix(prefix) if i == 0 else line[len(prefix) :] for i, line in enumerate(lines)
+    )
+
+
 def cli_markdown(parser: argparse.ArgumentParser | None = None) -> str:
     """Every subcommand of ``chessplace``: its usage, arguments and options."""
     if parser is None:
@@ -96,7 +107,7 @@ def cli_markdown(parser: argparse.ArgumentParser | None = None) -> str:
     commands = _subcommands(parser)
     lines += [f"| [`{name}`](#{name}) | {_cell(text)} |" for name, text, _ in commands]
     for name, text, sub in commands:
-        usage = " ".join(sub.format_usage().removeprefix("usage: ").split())
+        usage = _usage(sub)
         lines += ["", f"## {name}", "", f"{text[:1].upper()}{text[1:]}." if text else ""]
         lines += ["", "```text", usage, "```"]
         groups = _exclusive(sub)
