@@ -4,12 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all lint bench clean browser minizinc
+.PHONY: demo test test-all lint docs bench clean browser minizinc
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c constraints.txt -e ".[all,dev]"
+	$(BIN)/python -m pip install -q -c constraints.txt -e ".[all,dev,docs]"
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -19,6 +19,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
+
+# The documentation site (mkdocs.yml), strict: any warning fails the build. Output in site/.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The browser test drives Debian's chromium; install it when missing (needs root, as on CI).
 browser:
@@ -32,10 +36,10 @@ minizinc:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq minizinc >/dev/null; } || \
 		echo "chessplace: could not install minizinc; the MiniZinc export test will be skipped"
 
-test: lint browser minizinc
+test: lint docs browser minizinc
 	$(BIN)/pytest
 
-test-all: lint browser minizinc
+test-all: lint docs browser minizinc
 	$(BIN)/pytest -m ""
 
 bench: $(STAMP)
@@ -43,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engines.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache

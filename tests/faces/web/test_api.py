@@ -256,8 +256,8 @@ def test_jobs_default_to_the_documented_time_limit(client: TestClient) -> None:
     job = client.post("/api/jobs", json={"task": "solve", "puzzle": "queens", "n": 8}).json()
     assert job["time_limit"] == 20.0
     assert _wait(client, job["id"], "done")["result"]["status"] == "feasible"
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "20 s by default" in readme
+    limits = ROOT / "docs" / "reference" / "limits.md"
+    assert "20 s by default" in limits.read_text(encoding="utf-8")
 
 
 def test_waiting_jobs_show_their_place_in_line() -> None:

@@ -1,0 +1,231 @@
+"""Every example in the documentation runs as written (docs/**/*.md and README.md).
+
+- A ```python block runs in the namespace of its page, after the page's earlier blocks.
+- In a ```sh or ```console block, each line that starts with ``chessplace `` (after
+  ``$ `` in a console block) runs through the command line's ``main``, and must exit
+  with the code its comment names ("(exit 1)", "(exit code 2)"), else 0; ``> FILE`` sends
+  standard output to FILE. Other lines (``make``, ``dask``, output) are text.
+- A ```text title="NAME" block is a file the page's commands read: it is written
+  to NAME before any of them runs.
+- A block right after ``<!-- not run: REASON -->`` is skipped, with that reason.
+
+Each page runs in a directory of its own, so files one example writes are there for
+the next. The generated reference pages are checked against the parser and the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from chessplace.faces.cli import main
+from tests.paths import ROOT
+
+DOCS = ROOT / "docs"
+PAGES = [*sorted(DOCS.rglob("*.md")), ROOT / "README.md"]
+SHELLS = {"sh", "console"}
+NOT_RUN = re.compile(r"<!--\s*not run:\s*(.*?)\s*-->")
+FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w-]*)(?P<info>.*)$")
+TITLE = re.compile(r'title="([^"]+)"')
+EXIT = re.compile(r"\(exit(?: code)? (\d+)\)")
+
+
+@dataclass(frozen=True)
+class Block:
+    page: Path
+    line: int
+    lang: str
+    info: str
+    code: str
+    skip: str | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def blocks(page: Path) -> list[Block]:
+    """The fenced blocks of a page, in order, with the reason not to run each (if any)."""
+    found: list[Block] = []
+    lines = page.read_text(encoding="utf-8").splitlines()
+    index = 0
+    while index < len(lines):
+        fence = FENCE.match(lines[index])
+        if not fence:
+            index += 1
+            continue
+        indent = len(fence["indent"])
+        start = index
+        index += 1
+        body: list[str] = []
+        while index < len(lines) and lines[index].strip() != "```":
+            body.append(lines[index][indent:])
+            index += 1
+        before = [line for line in lines[:start] if line.strip()]
+        marker = NOT_RUN.search(before[-1]) if before else None
+        found.append(
+            Block(
+                page,
+                start + 1,
+                fence["lang"],
+                fence["info"],
+                "\n".join(body) + "\n",
+                marker[1] if marker else None,
+            )
+        )
+        index += 1
+    return found
+
+
+def commands(block: Block) -> list[str]:
+    """The lines of a shell block that run ``chessplace`` (without a console's ``$ ``)."""
+    lines = (line.removeprefix("$ ") for line in block.code.splitlines())
+    return [line for line in lines if line.startswith("chessplace ")]
+
+
+BLOCKS = [b for page in PAGES for b in blocks(page)]
+EXAMPLES = [b for b in BLOCKS if b.lang == "python" or (b.lang in SHELLS and commands(b))]
+
+
+def _workdir(page: Path, factory: pytest.TempPathFactory, made: dict[Path, Path]) -> Path:
+    """The page's own directory, with the files its titled blocks hold."""
+    if page not in made:
+        directory = factory.mktemp(page.stem)
+        for block in blocks(page):
+            title = TITLE.search(block.info)
+            if title:
+                (directory / title[1]).write_text(block.code, encoding="utf-8")
+        made[page] = directory
+    return made[page]
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Per page: its working directory and the namespace its Python blocks share."""
+    made: dict[Path, Path] = {}
+    spaces: dict[Path, dict[str, Any]] = {}
+
+    def page_state(page: Path) -> tuple[Path, dict[str, Any]]:
+        return _workdir(page, tmp_path_factory, made), spaces.setdefault(page, {})
+
+    return page_state
+
+
+def _command(line: str) -> tuple[list[str], Path | None, int]:
+    """The arguments after ``chessplace``, the file ``>`` names, and the exit code due."""
+    text, _, comment = line.partition(" #")
+    words = shlex.split(text)
+    assert not {"|", "<", "&&", ";", "2>&1"} & set(words), f"not a plain command: {line}"
+    target = None
+    if ">" in words:
+        at = words.index(">")
+        target, words = Path(words[at + 1]), words[:at]
+    due = EXIT.search(comment)
+    return words[1:], target, int(due[1]) if due else 0
+
+
+@pytest.mark.parametrize("block", EXAMPLES, ids=[b.name for b in EXAMPLES])
+def test_example_runs(
+    block: Block,
+    pages: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if block.skip:
+        pytest.skip(f"{block.name} not run: {block.skip}")
+    directory, namespace = pages(block.page)
+    monkeypatch.chdir(directory)
+    if block.lang == "python":
+        exec(compile(block.code, block.name, "exec"), namespace)
+        return
+    for line in commands(block):
+        arguments, target, due = _command(line)
+        code = main(arguments)
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err, f"{line}\n{err}"
+        assert code == due, f"{block.name}: {line}\nexit {code}, the docs say {due}\n{err}"
+        if target is not None:
+            target.write_text(out, encoding="utf-8")
+
+
+def test_examples_are_found() -> None:
+    """The collector sees the examples (a broken fence pattern would skip them all)."""
+    assert sum(b.lang == "python" for b in EXAMPLES) >= 5
+    assert sum(b.lang in SHELLS for b in EXAMPLES) >= 20
+    assert any(b.skip for b in EXAMPLES)
+
+
+# --- the generated reference pages ------------------------------------------------------
+
+
+def _hooks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks" / "reference.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cli_reference_has_every_command_and_option() -> None:
+    from chessplace.faces.cli.parser import build_parser
+
+    page = _hooks().cli_markdown()
+    parser = build_parser()
+    commands_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands_action.choices.items():
+        assert f"\n## {name}\n" in page, name
+        for action in sub._actions:
+            for flag in action.option_strings:
+                if flag not in ("-h", "--help"):
+                    assert f"`{flag}" in page, (name, flag)
+
+
+def test_http_reference_has_every_route_and_field() -> None:
+    from chessplace.faces.web.app import create_app
+
+    schema = create_app().openapi()
+    page = _hooks().http_markdown(schema)
+    for path, operations in schema["paths"].items():
+        for method in operations:
+            assert f"`{method.upper()} {path}`" in page, (method, path)
+    for name, body in schema["components"]["schemas"].items():
+        if name not in {"HTTPValidationError", "ValidationError"}:
+            for field in body.get("properties", {}):
+                assert f"| `{field}` |" in page, (name, field)
+
+
+def test_the_reference_pages_hold_their_markers() -> None:
+    hooks = _hooks()
+    assert hooks.CLI_MARKER in (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    assert hooks.HTTP_MARKER in (DOCS / "reference" / "http-api.md").read_text(encoding="utf-8")
+
+
+def test_the_layout_page_names_every_room() -> None:
+    page = (DOCS / "explanation" / "layout.md").read_text(encoding="utf-8")
+    package = ROOT / "src" / "chessplace"
+    rooms = [p.name for p in package.iterdir() if (p / "__init__.py").exists()]
+    rooms += [p.stem for p in package.glob("*.py") if not p.name.startswith("__")]
+    assert rooms
+    for room in rooms:
+        assert f"`{room}`" in page, room
+
+
+# --- README: one screen or two, pointing into the docs ----------------------------------
+
+
+def test_readme_is_short_and_its_links_resolve() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if "://" not in link]
+    assert any(link.startswith("docs/") for link in local)
+    for link in local:
+        assert (ROOT / link).exists(), link
