@@ -44,6 +44,7 @@ class InvalidAnswer(RuntimeError):
 
 __all__ = [
     "BadRequest",
+    "Conflict",
     "InvalidAnswer",
     "NoSolver",
     "count",
