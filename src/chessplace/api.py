@@ -8,6 +8,7 @@ every answer, streamed ones included, with the independent checker.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import time
 from collections.abc import Iterator
@@ -16,10 +17,10 @@ from functools import cache
 from itertools import islice
 from typing import Any
 
-from chessplace.board import square_name
+from chessplace.board import Square, square_name
 from chessplace.carving import GenerationStopped
 from chessplace.control import Control
-from chessplace.deduction import GRADES, GUESSING, Explanation, State, explain_from
+from chessplace.deduction import GRADES, GUESSING, DeadEnd, Explanation, State, explain_from
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
@@ -317,7 +318,10 @@ def explain(
     """A region puzzle solved step by step by named human rules (see
     :mod:`chessplace.deduction`), from the pieces of ``placement`` when given (solved,
     with no step, when they are all placed and break no rule); a ``control`` that stops
-    (time limit, stop request) cuts it short (``stopped``)."""
+    (time limit, stop request) cuts it short (``stopped``). When no solution holds the
+    pieces placed (or the grid has none) there are no steps: ``no_solution`` says so
+    and ``misplaced`` names the pieces that are in no solution (the rules assume the
+    pieces placed are right, and from wrong ones would point past the solution)."""
     if problem.regions is None:
         raise BadRequest(f"explain and hint take {' and '.join(REGION_PUZZLES)} grids")
     placed = tuple(placement.armies[0]) if placement is not None else ()
@@ -331,7 +335,30 @@ def explain(
     if start.broken():
         raise BadRequest("the pieces placed already break a rule (run verify to see which)")
     control = control or Control()
+    unsolvable = _unsolvable(problem, placed, control)
+    if unsolvable is not None:
+        return unsolvable
     return explain_from(problem.regions, placed, lambda: control.stopped)
+
+
+def _unsolvable(
+    problem: Problem, placed: tuple[Square, ...], control: Control
+) -> Explanation | None:
+    """The explanation of a grid where no solution holds the pieces ``placed``, saying
+    why; ``None`` when some solution holds them (or the regions engine is not installed
+    to tell, or ``control`` stopped it: the rules then run, and stop too)."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    from chessplace.engines.regions.engine import holding
+
+    if holding(problem, placed, control) is not False:
+        return None
+    pieces = tuple(sorted(placed))
+    if not placed or holding(problem, (), control) is False:
+        return Explanation((), False, pieces, dead_end=DeadEnd.GRID)
+    misplaced = tuple(s for s in pieces if holding(problem, (s,), control) is False)
+    dead_end = DeadEnd.MISPLACED if misplaced else DeadEnd.TOGETHER
+    return Explanation((), False, pieces, control.stopped, dead_end, misplaced)
 
 
 def _checked_stream(

@@ -186,6 +186,8 @@ def explain_command(arguments: argparse.Namespace) -> int:
     """``chessplace explain``: each step with its rule, then the grade."""
     problem = _region_problem(arguments)
     found = _explained(arguments, problem)
+    if found.dead_end is not None:
+        return _no_solution(arguments, problem, found)
     with answer_written():
         if arguments.json:
             print(json.dumps(_explanation_json(problem, found), indent=2))
@@ -209,6 +211,8 @@ def hint_command(arguments: argparse.Namespace) -> int:
     if arguments.placed is not None:
         placement = read_placement(problem, read_grid(arguments.placed, "the placed pieces"))
     found = _explained(arguments, problem, placement)
+    if found.dead_end is not None:
+        return _no_solution(arguments, problem, found)
     step = found.steps[0] if found.steps else None
     if step is None and found.stopped:
         return _stopped(arguments, found)
@@ -233,6 +237,21 @@ def _explained(
     control = Control(arguments.time_limit)
     with stop_on_interrupt(control, "stopping: reporting the steps found so far"):
         return api.explain(problem, placement, control)
+
+
+def _no_solution(arguments: argparse.Namespace, problem: Problem, found: Explanation) -> int:
+    """No solution holds the pieces placed, or the grid has none: say why (exit 1)."""
+    with answer_written():
+        if arguments.json:
+            data = _explanation_json(problem, found)
+            if arguments.command == "hint":
+                data = {"task": "hint", "step": None, "solved": False} | {
+                    key: data[key] for key in ("dead_end", "misplaced")
+                }
+            print(json.dumps(data | {"message": found.dead_end_text()}, indent=2))
+        else:
+            print(found.dead_end_text())
+    return EXIT_NO
 
 
 def _stopped(arguments: argparse.Namespace, found: Explanation) -> int:
@@ -260,7 +279,9 @@ def _explanation_json(problem: Problem, found: Explanation) -> dict[str, Any]:
         "stars": problem.regions.per_line,
         "solved": found.solved,
         "stopped": found.stopped,
-        "grade": None if found.stopped else found.grade,
+        "dead_end": found.dead_end,
+        "misplaced": [square_name(s) for s in found.misplaced],
+        "grade": None if found.stopped and found.dead_end is None else found.grade,
         "steps": [step.to_json() for step in found.steps],
         "pieces": [square_name(s) for s in found.pieces],
     }

@@ -121,7 +121,7 @@ def hint(request: PlacementRequest, control: Control) -> Answer:
     problem = placement.problem
     found = api.explain(problem, placement, control)
     grade = _grade(problem, control, None if placement.armies[0] else found)
-    if found.stopped or grade is None:
+    if (found.stopped and found.dead_end is None) or grade is None:
         raise Refused(503, f"the rules were stopped after {control.elapsed():.0f} s")
     ahead = found.next_piece
     return _json(
@@ -134,6 +134,9 @@ def hint(request: PlacementRequest, control: Control) -> Answer:
             else {"step": ahead[0].to_json(), "after": [step.rule for step in ahead[1]]},
             "solved": found.solved and not found.steps,
             "difficulty": grade,
+            "dead_end": found.dead_end,
+            "misplaced": [square_name(s) for s in found.misplaced],
+            "message": None if found.dead_end is None else found.dead_end_text(),
         }
     )
 
