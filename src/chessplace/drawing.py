@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from chessplace.checking import attacked_squares, conflict_pairs
-from chessplace.placement import Placement
 from chessplace.svgboard import render_svg
+
+if TYPE_CHECKING:  # Placement._repr_svg_ draws through this module
+    from chessplace.placement import Placement
 
 
 def marked_svg(placement: Placement, *, show_attacks: bool = False, conflicts: bool = False) -> str:

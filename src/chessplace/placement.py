@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chessplace.board import Square, Symmetry
-from chessplace.checking import conflict_pairs, violations
+from chessplace.checking import violations
 from chessplace.problem import Problem
 from chessplace.violations import Violation
 
@@ -65,7 +65,8 @@ class Placement:
         return violations(self)
 
     def _repr_svg_(self) -> str:
-        """Jupyter draws placements as boards, broken rules marked."""
-        from chessplace.svgboard import render_svg
+        """Jupyter draws placements as boards, broken rules marked and a grid's regions
+        coloured: the faces' one drawing (:func:`chessplace.drawing.marked_svg`)."""
+        from chessplace.drawing import marked_svg
 
-        return render_svg(self, conflicts=conflict_pairs(self.verify()))
+        return marked_svg(self, conflicts=True)
