@@ -149,6 +149,7 @@ class CpSatEngine(Engine):
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_SQUARES
     takes_regions = True
+    count_rate = 25.0  # 9-queens: 352 placements in 14 s
 
     def solve(self, problem: Problem, control: Control) -> Result:
         try:
