@@ -136,6 +136,8 @@ export async function showHint() {
       say("status", "Hint: every square is decided", "good");
     } else if (answer.dead_end) {
       say("status", `Hint: ${answer.message}`, "bad");
+    } else if (!ahead && answer.stopped) {
+      say("status", `Hint: ${answer.message}`, "neutral");
     } else if (!ahead) {
       say("status", `Hint: no rule applies here; the next move needs a guess (${grade})`, "neutral");
     } else {
