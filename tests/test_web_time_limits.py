@@ -5,6 +5,7 @@ retry, which the same request would not change. A full server still answers 503.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -49,3 +50,17 @@ def test_browsing_stopped_by_its_time_limit_answers_unknown(client: TestClient) 
 def test_a_page_of_solutions_says_it_was_found(client: TestClient) -> None:
     data = client.post("/api/solutions", json={"puzzle": "queens", "n": 6, "offset": 1}).json()
     assert (data["status"], data["more"], len(data["pieces"])) == ("feasible", True, 6)
+
+
+def test_hints_take_their_turn_in_the_pool() -> None:
+    """One worker and one place in line: of three long hints at once, at least one is
+    told the server is busy (503). Hints ran in the server process, outside the pool:
+    45 of them made a tiny verify wait 20 s, and none was ever refused."""
+    body = {"puzzle": "star-battle", "stars": 2, "grid": STUCK, "pieces": [], "time_limit": 3}
+    app = create_app(Limits(grace_seconds=30, workers=1, queue=1))
+    with TestClient(app) as client, ThreadPoolExecutor(3) as threads:
+        answers = list(threads.map(lambda _: client.post("/api/hint", json=body), range(3)))
+    codes = sorted(answer.status_code for answer in answers)
+    assert 503 in codes and 200 in codes, codes
+    busy = next(answer for answer in answers if answer.status_code == 503)
+    assert busy.json()["detail"].startswith("the server is busy")
