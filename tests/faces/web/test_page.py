@@ -420,3 +420,32 @@ def test_a_queens_game_is_played_with_hints_only(server: str, browser: Any) -> N
     page.wait_for_selector("#verdict.valid", timeout=30_000)
     assert page.text_content("#verdict").startswith("Solved")
     page.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_hint_after_a_wrong_crown_names_it(
+    server: str, browser: Any, viewport: tuple[int, int]
+) -> None:
+    """The page shows the API's word on a crown no solution has (it said the next
+    move needs a guess); a grid without a solution is said to have none."""
+    width, height = viewport
+    page = browser.new_page(viewport={"width": width, "height": height})
+    _ready(page, f"{server}/#puzzle=queens-game&grid=ABBB.AABB.CCCD.CCDD")
+    page.wait_for_selector("#board rect.region")
+    page.click("#board", position=_centre(page, "a1", 4))  # the solution is a3 b1 c4 d2
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
+    page.click("#hint")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('Hint: no solution')"
+    )
+    assert page.text_content("#status") == "Hint: no solution has a piece on a1: take it off"
+    assert "bad" in page.get_attribute("#status", "class")
+    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.ABBA.ACCA.ADDA")
+    page.wait_for_selector("#board rect.region")
+    page.click("#hint")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('Hint: the grid')"
+    )
+    assert page.text_content("#status") == "Hint: the grid has no solution"
+    page.close()

@@ -104,6 +104,10 @@ export async function showHint() {
     $("status").dataset.hint = state.hint.join(" ");
     if (answer.solved) {
       say("status", "Hint: every square is decided", "good");
+    } else if (answer.dead_end) {
+      say("status", `Hint: ${answer.message}`, "bad");
+    } else if (!ahead && answer.stopped) {
+      say("status", `Hint: ${answer.message}`, "neutral");
     } else if (!ahead) {
       say("status", `Hint: no rule applies here; the next move needs a guess (${grade})`, "neutral");
     } else {

@@ -18,11 +18,15 @@ export async function browse(step) {
   try {
     const body = { ...runOptions(), offset, unique: $("unique").checked };
     const page = await post("/api/solutions", body);
-    state.offset = offset;
-    state.more = page.more;
-    state.pieces = fromJSON(page.pieces);
-    $("position").textContent = `#${offset + 1}${page.more ? "" : " (last)"}`;
-    refresh();
+    if (page.status === "unknown") {
+      say("status", `Browse: ${page.note}`, "neutral"); // the time limit came first
+    } else {
+      state.offset = offset;
+      state.more = page.more;
+      state.pieces = fromJSON(page.pieces);
+      $("position").textContent = `#${offset + 1}${page.more ? "" : " (last)"}`;
+      refresh();
+    }
   } catch (error) {
     say("status", error.message, "bad");
   }
