@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from chessplace.certificates import proofcheck
+from chessplace.certificates.checker import proofs as proofcheck
 from chessplace.certificates.checker.verdict import check_certificate
 from tests.certified import manifest_of, seal
 
