@@ -261,7 +261,8 @@ def test_jobs_default_to_the_documented_time_limit(client: TestClient) -> None:
 
 
 def test_waiting_jobs_show_their_place_in_line() -> None:
-    with TestClient(create_app(Limits(workers=1))) as one:
+    """With no small lane (test_lanes.py has it), every job waits in one line."""
+    with TestClient(create_app(Limits(workers=1, small_workers=0))) as one:
         body = {"task": "count", "puzzle": "queens", "n": 16, "time_limit": 1.5}
         ids = [one.post("/api/jobs", json=body).json()["id"] for _ in range(3)]
         _wait(one, ids[0], "running")

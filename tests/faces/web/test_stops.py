@@ -38,8 +38,9 @@ def _post_and_hang_up(url: str, body: dict[str, object]) -> None:
 
 def test_a_client_that_hangs_up_takes_its_job_with_it() -> None:
     """Three abandoned 100 s jobs on one worker would hold a fourth request for five
-    minutes; cancelled, they let it through well within its one-minute wait."""
-    url, server = start_server("--workers", "1")
+    minutes; cancelled, they let it through well within its one-minute wait (with no
+    small lane, which would let it pass them anyway)."""
+    url, server = start_server("--workers", "1", "--small-workers", "0")
     ours = _descendants(server.pid)
     try:
         for _ in range(3):

@@ -64,6 +64,14 @@ def worker_count(text: str) -> int:
     return value
 
 
+def reserved_workers(text: str) -> int:
+    """A number of workers that may be 0 (none reserved)."""
+    value = count_value(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_WORKERS} workers, not {value}")
+    return value
+
+
 def count_value(text: str) -> int:
     try:
         value = ascii_int(text)

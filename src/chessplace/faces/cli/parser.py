@@ -15,6 +15,7 @@ from chessplace.faces.cli.argtypes import (
     port_number,
     positive_float,
     positive_int,
+    reserved_workers,
     task_side,
     worker_count,
 )
@@ -300,6 +301,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--queue", type=positive_int, default=64, help="jobs that may wait for a worker"
+    )
+    serve.add_argument(
+        "--small-workers",
+        type=reserved_workers,
+        default=1,
+        metavar="N",
+        help="worker processes reserved for small jobs, besides --workers (0: none)",
+    )
+    serve.add_argument(
+        "--small-queue",
+        type=positive_int,
+        default=64,
+        metavar="N",
+        help="small jobs that may wait for a small worker",
     )
     serve.add_argument(
         "--memory-mb", type=memory_cap, default=2048, help="memory cap of each worker (MiB)"

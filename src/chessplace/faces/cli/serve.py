@@ -29,6 +29,8 @@ def serve(arguments: argparse.Namespace) -> int:
     limits = Limits(
         **chosen,
         queue=arguments.queue,
+        small_workers=arguments.small_workers,
+        small_queue=arguments.small_queue,
         memory_mb=arguments.memory_mb,
         default_seconds=arguments.time_limit,
         max_seconds=arguments.max_time_limit,

@@ -3,7 +3,8 @@
 The server checks every request (strict types, sizes, seconds, body bytes)
 before any work, and hands the work to a bounded pool of worker processes
 (:mod:`chessplace.faces.web.jobs.pool`); only tiny verify and render requests run here (a hint
-never: its rules may run to the time limit).
+never: its rules may run to the time limit). Small jobs (a board of a few dozen squares,
+:data:`~chessplace.faces.web.limits.SMALL_SQUARES`) have workers of their own.
 """
 
 from __future__ import annotations
@@ -82,10 +83,15 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         _checked(options.problem)
         return seconds
 
-    async def heavy(job: Work, seconds: float) -> Response:
-        """Run ``job`` in the pool (waiting in line if need be) and answer with its outcome."""
+    def is_small(task: str, options: Options) -> bool:
+        """Whether an admitted request goes to the small lane (by its board alone)."""
+        return limits.small(task, options.board())
+
+    async def heavy(job: Work, seconds: float, small: bool = False) -> Response:
+        """Run ``job`` in the pool (waiting in its line if need be) and answer with its
+        outcome; a ``small`` job in the small lane."""
         try:
-            ticket = pool.submit(job, seconds)
+            ticket = pool.submit(job, seconds, small)
         except Busy as error:
             raise HTTPException(503, str(error)) from None
         try:
@@ -94,6 +100,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             pool.cancel(ticket)
             raise
         return _response(outcome)
+
+    async def task(name: str, options: Options) -> Response:
+        """solve, optimize or count, checked and run in the pool."""
+        seconds = admitted(name, options)
+        return await heavy(partial(work.task, name, options), seconds, is_small(name, options))
 
     async def checked_placement(
         task: str,
@@ -112,7 +123,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         tiny = rows * cols <= limits.inline_cells and len(request.pieces) <= limits.inline_pieces
         if inline and tiny:
             return _response(await run_in_threadpool(_inline, job, seconds))
-        return await heavy(job, seconds)
+        return await heavy(job, seconds, is_small(task, request))
 
     @app.get("/", response_class=HTMLResponse)
     async def index() -> str:
@@ -132,15 +143,15 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.post("/api/solve")
     async def solve(options: Options) -> Response:
-        return await heavy(partial(work.task, "solve", options), admitted("solve", options))
+        return await task("solve", options)
 
     @app.post("/api/optimize")
     async def optimize(options: Options) -> Response:
-        return await heavy(partial(work.task, "optimize", options), admitted("optimize", options))
+        return await task("optimize", options)
 
     @app.post("/api/count")
     async def count(options: Options) -> Response:
-        return await heavy(partial(work.task, "count", options), admitted("count", options))
+        return await task("count", options)
 
     @app.post("/api/solutions")
     async def solutions(request: BrowseRequest) -> Response:
@@ -149,7 +160,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             raise HTTPException(
                 400, f"offset: at most {limits.offset} on this server, not {request.offset}"
             )
-        return await heavy(partial(work.browse, request), admitted("solutions", request))
+        seconds = admitted("solutions", request)
+        return await heavy(partial(work.browse, request), seconds, is_small("solutions", request))
 
     @app.post("/api/verify")
     async def verify(request: PlacementRequest) -> Response:
@@ -177,7 +189,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def start(request: JobRequest) -> dict[str, Any]:
         seconds = admitted(request.task, request)
         try:
-            job_id = jobs.start(partial(work.task, request.task, request), seconds)
+            job = partial(work.task, request.task, request)
+            job_id = jobs.start(job, seconds, is_small(request.task, request))
         except Busy as error:
             raise HTTPException(503, str(error)) from None
         return _found(job_id, jobs.view(job_id))

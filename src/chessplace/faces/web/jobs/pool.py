@@ -1,5 +1,15 @@
-"""The line of jobs and the worker processes that take them: one job per worker, the
+"""The lines of jobs and the worker processes that take them: one job per worker, the
 rest wait in line.
+
+There are two lanes. ``limits.workers`` workers take the ordinary line; the
+``limits.small_workers`` more (reserved, on top of them) take only the small
+lane's line, so that a small job (:data:`~chessplace.faces.web.limits.SMALL_SQUARES`)
+never waits behind expensive ones while a small worker is free. An expensive
+job never runs in the small lane; an ordinary worker with nothing of its own to
+do takes a small job. A small worker gives each job at most
+``limits.small_seconds``: one that its lane stopped there, having asked for
+more, goes to the back of the ordinary line and runs again under its own limit.
+Each line has its bound (``queue``, ``small_queue``), past which a job is refused.
 
 Each worker is a process of its own (:mod:`chessplace.faces.web.jobs.worker`, forked from a
 forkserver that has the package imported, so a replacement starts in a moment),
@@ -25,11 +35,13 @@ SHUTTING_DOWN = "the server is shutting down"
 
 
 class Pool:
-    """``limits.workers`` worker processes fed from one first-in first-out line."""
+    """``limits.workers`` worker processes fed from one first-in first-out line, and
+    ``limits.small_workers`` more fed from the small lane's line."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._line: deque[Ticket] = deque()
+        self._small: deque[Ticket] = deque()
         self._ready = threading.Condition()
         self._workers: dict[int, Worker] = {}
         self._slots: list[threading.Thread] = []
@@ -40,39 +52,46 @@ class Pool:
         with self._ready:
             if self._slots or self._closed:
                 return
-            for number in range(self.limits.workers):
+            ordinary = self.limits.workers
+            for number in range(ordinary + self.limits.small_workers):
+                small = number >= ordinary
+                name = f"pool-small-{number - ordinary}" if small else f"pool-{number}"
                 slot = threading.Thread(
-                    target=self._slot, args=(number,), daemon=True, name=f"pool-{number}"
+                    target=self._slot, args=(number, small), daemon=True, name=name
                 )
                 self._slots.append(slot)
                 slot.start()
 
-    def submit(self, work: Work, time_limit: float) -> Ticket:
-        """Put ``work`` in line; :class:`Busy` when the line is full."""
+    def submit(self, work: Work, time_limit: float, small: bool = False) -> Ticket:
+        """Put ``work`` in its line (the small lane's when ``small`` and there is one);
+        :class:`Busy` when that line is full."""
         self.start()
-        ticket = Ticket(work, time_limit)
+        ticket = Ticket(work, time_limit, small=small and self.limits.small_workers > 0)
         with self._ready:
             if self._closed:
                 raise Busy(SHUTTING_DOWN)
-            if len(self._line) >= self.limits.queue:
-                raise Busy(f"the server is busy: {len(self._line)} jobs wait; try again later")
-            self._line.append(ticket)
-            self._ready.notify()
+            line, bound = self._lane(ticket.small)
+            if len(line) >= bound:
+                raise Busy(_busy(line, ticket.small))
+            line.append(ticket)
+            self._ready.notify_all()  # both kinds of worker may take a small job
         return ticket
 
     def where(self, ticket: Ticket) -> tuple[str, int | None]:
-        """The ticket's state and, while it waits, its place in line (1 runs next)."""
+        """The ticket's state and, while it waits, its place in its line (1 runs next)."""
         with self._ready:
-            if ticket in self._line:
-                return ticket.state, self._line.index(ticket) + 1
+            for line in (self._line, self._small):
+                if ticket in line:
+                    return ticket.state, line.index(ticket) + 1
             return ticket.state, None
 
     def cancel(self, ticket: Ticket) -> None:
         """Drop a waiting ticket; ask a running one to stop (its worker dies after the grace)."""
         with self._ready:
             ticket.cancelled = True
-            if ticket in self._line:
-                self._line.remove(ticket)
+            line = next((line for line in (self._line, self._small) if ticket in line), None)
+            if line is not None:
+                line.remove(ticket)
                 ticket.finish(Outcome(None, 499, "cancelled before it started"))
             elif ticket.state == "running":
                 ticket.state = "cancelling"
@@ -88,8 +107,9 @@ class Pool:
             if self._closed:
                 return
             self._closed = True
-            waiting = list(self._line)
+            waiting = [*self._line, *self._small]
             self._line.clear()
+            self._small.clear()
             workers = list(self._workers.values())
             self._ready.notify_all()
         for ticket in waiting:
@@ -99,22 +119,49 @@ class Pool:
             # sees the death (closing it here, under a thread that polls it, races).
             worker.end_processes()
 
-    def _take(self) -> Ticket | None:
+    def _lane(self, small: bool) -> tuple[deque[Ticket], int]:
+        """The line of small or of ordinary jobs, and its bound."""
+        if small:
+            return self._small, self.limits.small_queue
+        return self._line, self.limits.queue
+
+    def _take(self, small: bool) -> Ticket | None:
+        """The next ticket for a small worker (small jobs only) or an ordinary one (its
+        own line first, then small jobs); None once the pool is closed."""
+        lines = (self._small,) if small else (self._line, self._small)
         with self._ready:
-            while not self._line and not self._closed:
+            while not self._closed and not any(lines):
                 self._ready.wait()
             if self._closed:
                 return None
-            ticket = self._line.popleft()
+            ticket = next(line for line in lines if line).popleft()
             ticket.state, ticket.started = "running", time.monotonic()
             return ticket
 
-    def _slot(self, number: int) -> None:
+    def _promote(self, ticket: Ticket) -> None:
+        """A small job its lane stopped at ``small_seconds``: to the back of the ordinary
+        line, to run again under its own limit (ended instead when cancelled, closing
+        or that line is full)."""
+        with self._ready:
+            if ticket.cancelled:
+                outcome = Outcome(None, 499, "cancelled")
+            elif self._closed:
+                outcome = Outcome(None, 503, SHUTTING_DOWN)
+            elif len(self._line) >= self.limits.queue:
+                outcome = Outcome(None, 503, _busy(self._line, False))
+            else:
+                ticket.small, ticket.state, ticket.started = False, "queued", None
+                self._line.append(ticket)
+                self._ready.notify_all()
+                return
+        ticket.finish(outcome)
+
+    def _slot(self, number: int, small: bool) -> None:
         worker: Worker | None = None
         while True:
             if worker is None:
                 worker = self._replace(number)
-            ticket = self._take()
+            ticket = self._take(small)
             if ticket is None:
                 if worker is not None:
                     worker.kill()
@@ -123,7 +170,7 @@ class Pool:
                 ticket.finish(Outcome(None, 503, "the server could not start a worker"))
                 time.sleep(1.0)
                 continue
-            worker = self._execute(worker, ticket)
+            worker = self._execute(worker, ticket, small)
 
     def _replace(self, number: int) -> Worker | None:
         """A fresh worker for slot ``number``; None when closed or it cannot start."""
@@ -141,12 +188,17 @@ class Pool:
         worker.kill()
         return None
 
-    def _execute(self, worker: Worker, ticket: Ticket) -> Worker | None:
-        """Run one ticket; returns the worker, or None when it had to be killed."""
+    def _execute(self, worker: Worker, ticket: Ticket, small: bool) -> Worker | None:
+        """Run one ticket (in a small worker for at most ``small_seconds``); returns the
+        worker, or None when it had to be killed."""
         grace = self.limits.grace_seconds
+        limit = ticket.time_limit
+        moves_on = small and limit > self.limits.small_seconds  # stopped early, it runs again
+        if moves_on:
+            limit = self.limits.small_seconds
         worker.jobs += 1
-        worker.send((worker.jobs, ticket.work, ticket.time_limit))
-        kill_at = time.monotonic() + ticket.time_limit + grace
+        worker.send((worker.jobs, ticket.work, limit))
+        kill_at = time.monotonic() + limit + grace
         stopping = False
         while True:
             if ticket.cancelled and not stopping:
@@ -158,7 +210,10 @@ class Pool:
                 if time.monotonic() < kill_at:
                     continue
                 worker.kill()
-                asked = "when cancelled" if stopping else f"at its {ticket.time_limit:g} s limit"
+                if moves_on and not stopping:
+                    self._promote(ticket)
+                    return None
+                asked = "when cancelled" if stopping else f"at its {limit:g} s limit"
                 message = (
                     f"the engine did not stop {asked} (+{grace:g} s grace): its worker was killed"
                 )
@@ -175,8 +230,16 @@ class Pool:
             if kind == "progress":
                 ticket.report(payload)
                 continue
-            ticket.finish(payload)
+            if moves_on and payload.stopped and not ticket.cancelled:
+                self._promote(ticket)
+            else:
+                ticket.finish(payload)
             if self.limits.memory_mb and worker.data_mb() > self.limits.memory_mb / 2:
                 worker.kill()  # a worker grown by its caches is replaced while idle
                 return None
             return worker
+
+
+def _busy(line: deque[Ticket], small: bool) -> str:
+    jobs = "small jobs" if small else "jobs"
+    return f"the server is busy: {len(line)} {jobs} wait; try again later"

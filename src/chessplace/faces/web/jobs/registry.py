@@ -20,9 +20,10 @@ class Jobs:
         self._keep = keep
         self._lock = threading.Lock()
 
-    def start(self, work: Work, time_limit: float) -> str:
-        """Queue ``work``; raises :class:`~.tickets.Busy` when the line is full."""
-        ticket = self._pool.submit(work, time_limit)
+    def start(self, work: Work, time_limit: float, small: bool = False) -> str:
+        """Queue ``work`` (in the small lane when ``small``); raises
+        :class:`~.tickets.Busy` when its line is full."""
+        ticket = self._pool.submit(work, time_limit, small)
         job_id = uuid.uuid4().hex[:12]
         with self._lock:
             self._jobs[job_id] = ticket

@@ -17,11 +17,13 @@ HISTORY = 2000  # progress reports a ticket keeps (what a live chart of the run 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a job ended: an answer, or an HTTP status and one line."""
+    """How a job ended: an answer, or an HTTP status and one line; ``stopped`` when
+    its time limit (or a stop) had come by then, so the answer may be partial."""
 
     answer: Answer | None
     status: int = 200
     message: str = ""
+    stopped: bool = False
 
 
 class Busy(Exception):
@@ -30,10 +32,12 @@ class Busy(Exception):
 
 @dataclass(eq=False)
 class Ticket:
-    """One piece of work: waiting, running, then finished with an outcome."""
+    """One piece of work: waiting, running, then finished with an outcome; a
+    ``small`` one waits in the small lane's line (see :data:`~.limits.SMALL_SQUARES`)."""
 
     work: Work
     time_limit: float
+    small: bool = False
     state: str = "queued"
     progress: dict[str, Any] = field(default_factory=dict)
     history: list[tuple[int, dict[str, Any]]] = field(default_factory=list)

@@ -16,6 +16,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from chessplace.faces.web.jobs.tickets import Outcome, Work
@@ -147,7 +148,7 @@ def _serve(connection: Any, memory_mb: int, answer_bytes: int) -> None:
             running[0] = control
             if stop_first[0]:
                 control.stop()
-        outcome = _outcome(work, control, memory_mb, answer_bytes)
+        outcome = replace(_outcome(work, control, memory_mb, answer_bytes), stopped=control.stopped)
         with handing:
             running[0] = None
         send(("done", job, outcome))
