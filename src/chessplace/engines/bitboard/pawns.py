@@ -41,6 +41,13 @@ TARGET_TASKS = 2000
 the end and to lose little to a stop, few enough that a checkpoint stays small."""
 
 
+SPLIT_FROM = 12
+"""Boards below this side are counted in at most :data:`SMALL_TASKS` subproblems of
+whole pawn classes: their searches take milliseconds, the bookkeeping would not."""
+
+SMALL_TASKS = 64
+
+
 def dihedral_image(transform: int, square: Square, last: int) -> Square:
     """``square``'s image under symmetry ``transform`` of an n×n board (``last`` = n-1),
     numbered as :meth:`chessplace.core.board.Board.symmetries` lists them."""
@@ -289,12 +296,12 @@ class PawnTask:
 
 def pawn_tasks(position: Position, classes: Sequence[PawnClass]) -> list[PawnTask]:
     """Subproblems: about :data:`TARGET_TASKS`, by pawn classes grouped when they are
-    many, else by the files of each class's first segments too."""
+    many (or the board small), else by the files of each class's first segments too."""
     if not classes:
         return []
     n = position.n
-    if len(classes) >= TARGET_TASKS:
-        size = -(-len(classes) // TARGET_TASKS)
+    if n < SPLIT_FROM or len(classes) >= TARGET_TASKS:
+        size = -(-len(classes) // (SMALL_TASKS if n < SPLIT_FROM else TARGET_TASKS))
         return [
             PawnTask(tuple(range(start, min(start + size, len(classes)))))
             for start in range(0, len(classes), size)
