@@ -17,6 +17,7 @@ from chessplace.core.board import Board
 from chessplace.core.pieces import QUEEN, ROOK, piece_from_text
 from chessplace.core.problem import Army, Problem
 from chessplace.core.puzzles import amazons, queens, queens_and_pawns
+from chessplace.core.result import Status
 from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.bitboard.pawns import Position, dihedral_image, pawn_classes
@@ -156,6 +157,7 @@ def test_pawn_classes_cover_every_useful_set_once() -> None:
     may use (pawns off the edge, none beside another on a rank or file)."""
     n = 8
     classes = pawn_classes(Position(n, n + 2, 2))
+    assert classes is not None
     inner = [(x, y) for x in range(1, n - 1) for y in range(1, n - 1)]
     useful = sum(
         1
@@ -195,3 +197,8 @@ def test_what_the_counter_refuses_with_a_position() -> None:
     assert "exactly 7 queens with 1 pawn" in str(bitboard.refusal(fewer, Task.COUNT))
     assert choose(fewer, Task.COUNT).engine.name != "bitboard"
     assert ENGINES["gpu"].refusal(pawns, Task.COUNT) is not None
+
+
+def test_a_time_limit_stops_the_count_while_it_chooses_the_pawns() -> None:
+    result = api.count(queens_and_pawns(Board.square(14), 3), unique=True, time_limit=0.5)
+    assert result.status is Status.PARTIAL and result.unique is None

@@ -96,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.journal.parent.mkdir(parents=True, exist_ok=True)
         args.journal.write_text(json.dumps({"header": header}) + "\n", encoding="utf-8")
     classes = pawn_classes(position)
+    assert classes is not None
     rng = random.Random(args.seed)
     failed = sum(not record["agree"] for record in done)
     resumed, produced = len(done), 0

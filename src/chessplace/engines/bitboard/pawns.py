@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -207,9 +207,12 @@ class PawnClass:
     fixers: tuple[int, ...]
 
 
-def pawn_classes(position: Position) -> list[PawnClass]:
+def pawn_classes(
+    position: Position, stopped: Callable[[], bool] | None = None
+) -> list[PawnClass] | None:
     """A set of pawns (given ones and ``free_pawns`` more) for each class of those that
-    some answer may use, smallest first, each the smallest of its class."""
+    some answer may use, smallest first, each the smallest of its class; ``None`` when
+    ``stopped()`` came true first (it is asked every few thousand sets)."""
     n, last = position.n, position.n - 1
     group = position.group()
     taken = position.blocked | position.pawns | position.given
@@ -223,7 +226,9 @@ def pawn_classes(position: Position) -> list[PawnClass]:
         if (x, y) not in taken and _adds_segments(position, position.pawns, (x, y), base)
     ]
     found: list[PawnClass] = []
-    for chosen in itertools.combinations(candidates, position.free_pawns):
+    for tried, chosen in enumerate(itertools.combinations(candidates, position.free_pawns)):
+        if stopped is not None and tried % 4096 == 4095 and stopped():
+            return None
         if not _apart(chosen):
             continue
         pawn_set = _sorted((*position.pawns, *chosen))

@@ -127,7 +127,9 @@ def run_pawn_count(
     :func:`run_count` does. ``Tally.canonical`` counts the classes under the
     position's symmetries."""
     control.report(count=0, message="choosing the pawns' squares")
-    classes = pawn_classes(position)
+    classes = pawn_classes(position, lambda: control.stopped)
+    if classes is None:
+        return Tally(0, 0, finished=False, resumed=0)
     tasks = pawn_tasks(position, classes)
     header: dict[str, Any] = {
         **position.header(),
