@@ -16,8 +16,8 @@ demo: $(STAMP)
 	$(BIN)/chessplace demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/hooks
+	$(BIN)/ruff format --check src tests benchmarks docs/hooks
 	$(BIN)/mypy
 
 # The documentation site (mkdocs.yml), strict: any warning fails the build. Output in site/.

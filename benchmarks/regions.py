@@ -34,7 +34,7 @@ from typing import Any
 
 from chessplace import api
 from chessplace.core.problem import Problem
-from chessplace.grids.explain import explain
+from chessplace.faces.explain import explain
 from chessplace.making import new_puzzle
 
 SOLVE_CASES = (

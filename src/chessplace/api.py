@@ -8,9 +8,10 @@ every answer, streamed ones included, with the independent checker.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,7 @@ class InvalidAnswer(RuntimeError):
 
 __all__ = [
     "BadRequest",
+    "Conflict",
     "InvalidAnswer",
     "NoSolver",
     "count",
@@ -91,7 +93,7 @@ def solve(
 ) -> Result:
     """One placement that satisfies the problem's counts and rules; a region puzzle's
     answer (up to :data:`GRADED_SIDE` a side) carries its difficulty by the human rules
-    (:func:`chessplace.grids.explain.explain`)."""
+    (:func:`chessplace.faces.explain.explain`)."""
     _require_count(problem, "solve", "or optimize")
     control = control or Control(time_limit)
     result = _run(problem, Task.SOLVE, solver, control, options)
@@ -269,6 +271,17 @@ def why_not(problem: Problem, control: Control | None = None) -> Conflict | None
     return minimal_conflict(problem, lambda: control.stopped)
 
 
+def region_holding(problem: Problem, squares: Iterable[Square], control: Control) -> bool | None:
+    """The region search's question, for explanations: whether some solution of the grid
+    of ``problem`` holds a piece on each of ``squares``; ``None`` when the search is not
+    installed or ``control`` stopped it first."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    from chessplace.engines.regions.engine import holding
+
+    return holding(problem, squares, control)
+
+
 def _checked_stream(
     engine: Engine, stream: Iterator[Placement], unique: bool
 ) -> Iterator[Placement]:
@@ -311,6 +324,8 @@ def _run(
     control.answered = False
     choice = choose(problem, task, solver, **options)
     engine = choice.engine
+    if task is Task.COUNT and control.time_limit is None and not options.get("checkpoint"):
+        _refuse_hopeless(problem, engine)
     control.engine = engine.name
     started = time.perf_counter()
     if task is Task.SOLVE:
@@ -324,6 +339,37 @@ def _run(
     if result.placement is not None:
         _verified(engine, result.placement)
     return replace(result, passed_over=choice.passed_over).timed(seconds)
+
+
+HOPELESS_SECONDS = 86_400.0
+"""A count expected to take longer than this needs a time limit (or a checkpoint)."""
+
+
+def _refuse_hopeless(problem: Problem, engine: Engine) -> None:
+    """Refuse, before any work, a count that ``engine`` would take more than
+    :data:`HOPELESS_SECONDS` over by its estimated number of placements."""
+    from chessplace.engines.estimate import placements_estimate
+
+    rate = engine.count_rate
+    estimate = None if rate is None else placements_estimate(problem)
+    if rate is None or estimate is None or estimate / rate <= HOPELESS_SECONDS:
+        return
+    also = " (or a checkpoint to count in parts)" if engine.name == "bitboard" else ""
+    raise BadRequest(
+        f"counting {problem.describe()} would take {engine.name} about "
+        f"{_duration(estimate / rate)} (some {estimate:.1e} placements by a random-probe "
+        f"estimate, at {rate:,.0f} a second); give a time limit for a lower bound{also}"
+    )
+
+
+def _duration(seconds: float) -> str:
+    """A long time in words: hours, days or years."""
+    if seconds < 2 * 86_400:
+        return f"{seconds / 3600:,.0f} hours"
+    years = seconds / (365.25 * 86_400)
+    if years < 2:
+        return f"{seconds / 86_400:,.0f} days"
+    return f"{years:,.0f} years" if years < 1e6 else f"{years:.0e} years"
 
 
 def _verified(engine: Engine, placement: Placement) -> None:

@@ -229,12 +229,15 @@ def test_a_certificate_of_another_problem_says_which(
     reason="needs /proc and a pool of proof-checking workers",
 )
 def test_a_worker_that_dies_rejects_instead_of_hanging(copy: Path) -> None:
-    """Thousands of copies of the one true cube (a valid, slow certificate); its
-    proof-checking children killed as the OOM killer would: a verdict within
-    seconds, nothing left."""
+    """Thousands of cubes, each of a pair of placement literals with the one true
+    proof (which refutes the formula without them: a valid, slow certificate; copies
+    of one cube are checked once); its proof-checking children killed as the OOM
+    killer would: a verdict within seconds, nothing left."""
     manifest = manifest_of(copy)
     proofs = manifest["refutation"]["proofs"]
-    manifest["refutation"]["proofs"] = proofs * 5000
+    pairs = [(a, b) for a in range(1, 51) for b in range(a + 1, 51)]
+    signed = [[sa * a, sb * b] for a, b in pairs for sa in (1, -1) for sb in (1, -1)]
+    manifest["refutation"]["proofs"] = proofs + [dict(proofs[0], cube=c) for c in signed]
     (copy / "cover.drup.gz").write_bytes(gzip.compress(b"0\n"))
     manifest["refutation"]["cover"] = "cover.drup.gz"
     manifest["files"]["cover.drup.gz"] = ""

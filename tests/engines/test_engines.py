@@ -220,6 +220,7 @@ def test_every_engine_is_registered_with_its_tasks() -> None:
     assert set(ENGINES) == {
         "construction",
         "bitboard",
+        "gpu",
         "cpsat",
         "sat",
         "exhaustive",

@@ -56,7 +56,7 @@ def test_conflicts_are_marked() -> None:
     root = ET.fromstring(svg)
     lines = [e for e in root.iter(f"{SVG}line") if e.get("class") == "attack-line"]
     rings = [e for e in root.iter(f"{SVG}rect") if e.get("class") == "conflict"]
-    assert len(lines) == 2 and len(rings) == 2
+    assert len(lines) == 1 and len(rings) == 2  # c1 and c2 attack each other: one line
 
 
 def test_the_renderer_draws_only_what_it_is_given() -> None:

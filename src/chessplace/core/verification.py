@@ -200,8 +200,15 @@ def _illegal_attacks(placement: Placement, occupant: Occupant) -> list[Violation
         army = problem.armies[occupant[square]]
         return PlacedPiece(army.name, army.piece, square)
 
-    ordered = sorted(found, key=lambda pair: (pair[0][::-1], pair[1][::-1]))
-    return [Attack(placed(attacker), placed(victim)) for attacker, victim in ordered]
+    def first(pair: tuple[Square, Square]) -> tuple[Square, Square]:
+        return pair[0][::-1], pair[1][::-1]
+
+    # Two pieces that attack each other break one rule: kept once, from the lower square.
+    kept = {(a, v) for a, v in found if (v, a) not in found or first((a, v)) < first((v, a))}
+    return [
+        Attack(placed(attacker), placed(victim), mutual=(victim, attacker) in found)
+        for attacker, victim in sorted(kept, key=first)
+    ]
 
 
 def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[Square, Square]]:
@@ -344,6 +351,14 @@ def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
     ]
 
 
+def directed_pairs(found: tuple[Violation, ...]) -> set[tuple[Square, Square]]:
+    """Every (attacker, victim) pair of squares among ``found``, a mutual attack as both."""
+    pairs = set(conflict_pairs(found))
+    mutual = [v for v in found if isinstance(v, Attack) and v.mutual]
+    return pairs | {(v.victim.square, v.attacker.square) for v in mutual}
+
+
 def conflict_pairs(found: tuple[Violation, ...]) -> list[tuple[Square, Square]]:
-    """The (attacker, victim) squares of every illegal attack among ``found``."""
+    """The (attacker, victim) squares of every illegal attack among ``found``, a mutual
+    attack once."""
     return [(v.attacker.square, v.victim.square) for v in found if isinstance(v, Attack)]

@@ -22,12 +22,16 @@ class PlacedPiece:
 
 @dataclass(frozen=True)
 class Attack:
-    """``attacker`` attacks ``victim`` directly, breaking the problem's rules."""
+    """``attacker`` attacks ``victim`` directly, breaking the problem's rules; with
+    ``mutual`` the victim attacks the attacker too (one break, named once)."""
 
     attacker: PlacedPiece
     victim: PlacedPiece
+    mutual: bool = False
 
     def __str__(self) -> str:
+        if self.mutual:
+            return f"{self.attacker} and {self.victim} attack each other"
         return f"{self.attacker} attacks {self.victim}"
 
 

@@ -1,3 +1,7 @@
 """The engines: one interface (``base``), the ordered choice (``registry``), the race
 (``portfolio``), and one module or package per engine with its compiled kernel.
 """
+
+from chessplace.engines.jitcache import ensure_cache_dir
+
+ensure_cache_dir()  # before any kernel is defined

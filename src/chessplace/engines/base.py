@@ -55,6 +55,11 @@ class Engine:
     """True for engines that model blocked squares, pawns and given pieces
     (:attr:`Problem.has_position`)."""
 
+    count_rate: ClassVar[float | None] = None
+    """About how many placements a second the engine's count meets on the 2-core machine
+    these notes were measured on, for refusing counts that cannot end (``None``: no
+    figure, never refused)."""
+
     def available(self) -> bool:
         return self.module is None or importlib.util.find_spec(self.module) is not None
 

@@ -167,6 +167,7 @@ class CpSatEngine(Engine):
     max_squares = MAX_SQUARES
     takes_regions = True
     takes_position = True
+    count_rate = 25.0  # 9-queens: 352 placements in 14 s
 
     def solve(self, problem: Problem, control: Control) -> Result:
         try:

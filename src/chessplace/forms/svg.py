@@ -24,6 +24,7 @@ CONFLICT = "#e0201b"
 INK = "#111111"
 BLOCKED = "#4a4844"
 GIVEN = "#1f7a3a"
+PAWN = "#9a9a9a"
 PALETTE_SIZE = 62
 """Region colours before they repeat (a grid has at most 62 regions)."""
 FONT = "DejaVu Sans, Noto Sans Symbols2, Segoe UI Symbol, sans-serif"
@@ -173,7 +174,7 @@ def _position(svg: ET.Element, placement: Placement) -> None:
             "♙",
             x=cx,
             y=cy + 2,
-            fill="#9a9a9a",
+            fill=PAWN,
             stroke=INK,
             stroke_width="0.8",
             font_size=0.7 * SQUARE,

@@ -46,8 +46,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
-from chessplace.core.board import Square
+from chessplace.core.board import Square, square_name
 from chessplace.core.regions import Regions
 from chessplace.grids.rules import (
     MAX_CONFINED,
@@ -61,11 +62,33 @@ from chessplace.grids.rules import (
 )
 from chessplace.grids.star_rules import Stop, short_chain, tight_room, would_cramp
 
-__all__ = ["GRADES", "GUESSING", "Explanation", "State", "Step", "explain_from", "next_step"]
+__all__ = [
+    "GRADES",
+    "GUESSING",
+    "NO_SOLUTION",
+    "Explanation",
+    "State",
+    "Step",
+    "explain_from",
+    "next_step",
+]
 
 GRADES = ("easy", "medium", "hard")
 GUESSING = "needs guessing"
 """The grade of a grid whose rules stop short of the solution."""
+NO_SOLUTION = "no solution"
+"""The grade of a grid that has no solution."""
+
+
+class DeadEnd(StrEnum):
+    """Why no solution holds the pieces placed, so that no rule leads on."""
+
+    GRID = "grid"
+    """The grid has no solution."""
+    MISPLACED = "misplaced"
+    """Some pieces placed are in no solution."""
+    TOGETHER = "together"
+    """Each piece placed is in some solution, but no solution holds them all."""
 
 
 Finder = Callable[[State, Stop], "Step | None"]
@@ -109,13 +132,18 @@ def next_step(
 @dataclass(frozen=True)
 class Explanation:
     """The steps from the start, whether they solve the puzzle, and its grade
-    (the hardest step's; ``needs guessing`` when the rules stop short)."""
+    (the hardest step's; ``needs guessing`` when the rules stop short, ``no solution``
+    when the grid has none)."""
 
     steps: tuple[Step, ...]
     solved: bool
     pieces: tuple[Square, ...]
     stopped: bool = False
     """True when ``stop`` cut the rules short: the grade is then unknown."""
+    dead_end: DeadEnd | None = None
+    """Why no solution holds the pieces placed, when none does: there are then no steps."""
+    misplaced: tuple[Square, ...] = ()
+    """The pieces placed that are in no solution of the grid (``DeadEnd.MISPLACED``)."""
 
     @property
     def next_piece(self) -> tuple[Step, tuple[Step, ...]] | None:
@@ -125,8 +153,23 @@ class Explanation:
                 return step, self.steps[:index]
         return None
 
+    def dead_end_text(self) -> str:
+        """Why there are no steps when no solution holds the pieces placed (one line)."""
+        if self.dead_end is DeadEnd.GRID:
+            return "the grid has no solution"
+        if self.dead_end is DeadEnd.MISPLACED:
+            named = " ".join(square_name(s) for s in self.misplaced)
+            them = "it" if len(self.misplaced) == 1 else "them"
+            text = f"no solution has a piece on {named}: take {them} off"
+        else:
+            named = " ".join(square_name(s) for s in self.pieces)
+            text = f"no solution holds the pieces on {named} together"
+        return text + (" (stopped before every piece was tried alone)" if self.stopped else "")
+
     @property
     def grade(self) -> str:
+        if self.dead_end is not None:
+            return NO_SOLUTION
         if not self.solved:
             return GUESSING
         grades = [GRADES.index(step.grade) for step in self.steps] or [0]

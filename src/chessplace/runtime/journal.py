@@ -6,7 +6,8 @@ piece of work, the values it produced, and a SHA-256 of those fields and the
 header. A record that was edited, copied from other work, repeated, cut
 short or garbled is never trusted: it is reported (one warning through
 :mod:`logging`, which reaches stderr unless the caller routes it elsewhere),
-the file is rewritten without it, and its work is done again. The hash has
+the file is rewritten without it (through the link, when it is a symbolic
+link), and its work is done again. The hash has
 no secret key: it catches accidents and careless edits, not forgery.
 
 Records are flushed as they are written, so a killed process loses none, and
@@ -20,6 +21,8 @@ import hashlib
 import json
 import logging
 import os
+import stat
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -190,15 +193,24 @@ class Journal:
         return ""
 
     def _rewrite(self) -> None:
-        """Keep only trusted records, replacing the file in one step."""
-        spare = self.path.with_name(self.path.name + ".tmp")
-        with spare.open("w", encoding="utf-8") as file:
-            file.write(self._header_line())
-            for key, record in self.done.items():
-                file.write(self._line(key, record))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(spare, self.path)
+        """Keep only trusted records, replacing the file in one step: a fresh file made
+        exclusively beside it (no name there is followed or reused) is renamed over it.
+        A checkpoint that is a symbolic link stays one: the file it points to is
+        replaced, with the same permissions."""
+        target = self.path.resolve()
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        spare = Path(name)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                os.fchmod(fd, stat.S_IMODE(target.stat().st_mode))
+                file.write(self._header_line())
+                for key, record in self.done.items():
+                    file.write(self._line(key, record))
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(spare, target)
+        finally:
+            spare.unlink(missing_ok=True)
 
 
 def natural(value: object) -> TypeGuard[int]:

@@ -90,7 +90,8 @@ def test_verify_accepts_and_rejects_text_boards(
     bad.write_text(PEACEABLE_TEXT.replace("1 q . . . q", "1 . . q . q"))
     code, out, _ = run(capsys, "verify", "peaceable-queens", "-n", "5", str(bad))
     assert code == 1
-    assert "white queen c2 attacks black queen c1" in out
+    assert "black queen c1 and white queen c2 attack each other" in out
+    assert out.count("c1") == 1, out  # named once, not once from each side
 
 
 def test_verify_reads_its_own_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -65,17 +65,19 @@ def test_a_lock_is_released_and_taken_again(tmp_path: Path) -> None:
     FileLock(tmp_path / "a.jsonl").release()
 
 
-def test_a_reused_certificate_directory_keeps_no_stale_proofs(
+def test_a_directory_of_stray_proofs_is_refused_and_left_as_it_was(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Proof files with no manifest naming them, beside a user's notes, are not a
+    certificate: the directory is refused before solving and nothing in it changes (an
+    earlier certificate is replaced whole: tests/certificates/test_stops.py)."""
     directory = tmp_path / "cert"
     directory.mkdir()
     for stale in ("refutation-0007.drup.gz", "cover.drup.gz", "refutation.drup.gz"):
         (directory / stale).write_text("old")
     (directory / "notes.txt").write_text("mine")
-    assert main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)]) == 0
-    names = sorted(path.name for path in directory.iterdir())
-    assert "refutation-0007.drup.gz" not in names and "cover.drup.gz" not in names
-    assert "notes.txt" in names
-    capsys.readouterr()
-    assert main(["check", str(directory)]) == 0
+    before = {path.name: path.read_bytes() for path in directory.iterdir()}
+    code = main(["optimize", "peaceable-queens", "-n", "5", "--certificate", str(directory)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "holds files that are not a certificate" in err
+    assert {path.name: path.read_bytes() for path in directory.iterdir()} == before

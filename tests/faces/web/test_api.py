@@ -68,8 +68,8 @@ def test_api_verify_names_attacks(client: TestClient) -> None:
         "/api/verify", json={"puzzle": "peaceable-queens", "n": 5, "pieces": pieces}
     ).json()
     assert data["status"] == "invalid"
-    assert "white queen c2 attacks black queen c1" in data["violations"]
-    assert ["c2", "c1"] in data["conflicts"]
+    assert "black queen c1 and white queen c2 attack each other" in data["violations"]
+    assert ["c1", "c2"] in data["conflicts"]
 
 
 @pytest.mark.parametrize(

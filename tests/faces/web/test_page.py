@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -202,7 +203,7 @@ def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> No
     page.click("#board svg", position=_centre(page, "c1"))
     page.wait_for_selector("#verdict.invalid")
     assert page.locator("#board rect.conflict").count() == 2
-    assert page.locator("#board line.attack-line").count() == 2  # each way, as exported
+    assert page.locator("#board line.attack-line").count() == 1  # one per pair, as exported
     page.check("#show-attacks")
     assert page.locator("#board path.attacked").count() == 1
     assert "free squares attacked" in page.text_content("#attack-legend")
@@ -343,15 +344,15 @@ def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser:
     solution = [piece["square"] for piece in answer["pieces"]]
     file, rank = solution[0][0], int(solution[0][1])
     touching = f"{chr(ord(file) + (1 if file < 'f' else -1))}{rank + (1 if rank < 6 else -1)}"
-    page.click("#board", position=_centre(page, solution[0], 6))
+    _tap(page, solution[0], 6, times=2)  # a double tap places a crown
     page.wait_for_selector("#verdict.pending")
     assert "has 0 crowns, it needs 1" in page.text_content("#violations")
-    page.click("#board", position=_centre(page, touching, 6))
+    _tap(page, touching, 6, times=2)
     page.wait_for_selector("#verdict.invalid")
     assert "1 touching pair" in page.text_content("#verdict")
-    page.click("#board", position=_centre(page, touching, 6))
+    _tap(page, touching, 6)  # a tap on a crown clears it
     for square in solution[1:]:
-        page.click("#board", position=_centre(page, square, 6))
+        _tap(page, square, 6, times=2)
     page.wait_for_selector("#verdict.valid")
     assert page.text_content("#verdict").startswith("Solved")
     assert _occupied(page) == set(solution)
@@ -414,9 +415,275 @@ def test_a_queens_game_is_played_with_hints_only(server: str, browser: Any) -> N
         assert text.startswith("Hint") and "a piece on" in text and squares, text
         assert any(rule in text for rule in ("last squares", "touching", "unit full")), text
         for square in squares:
-            page.click("#board", position=_centre(page, square, 6))
+            _tap(page, square, 6, times=2)
         if len(_occupied(page)) == 6:
             break
     page.wait_for_selector("#verdict.valid", timeout=30_000)
     assert page.text_content("#verdict").startswith("Solved")
+    page.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_hint_after_a_wrong_crown_names_it(
+    server: str, browser: Any, viewport: tuple[int, int]
+) -> None:
+    """The page shows the API's word on a crown no solution has (it said the next
+    move needs a guess); a grid without a solution is said to have none."""
+    width, height = viewport
+    page = browser.new_page(viewport={"width": width, "height": height})
+    _ready(page, f"{server}/#puzzle=queens-game&grid=ABBB.AABB.CCCD.CCDD")
+    page.wait_for_selector("#board rect.region")
+    _tap(page, "a1", 4, times=2)  # a crown (one tap marks an X); the solution is a3 b1 c4 d2
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
+    page.click("#hint")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('Hint: no solution')"
+    )
+    assert page.text_content("#status") == "Hint: no solution has a piece on a1: take it off"
+    assert "bad" in page.get_attribute("#status", "class")
+    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.ABBA.ACCA.ADDA")
+    page.wait_for_selector("#board rect.region")
+    page.click("#hint")
+    page.wait_for_function(
+        "document.querySelector('#status').textContent.startsWith('Hint: the grid')"
+    )
+    assert page.text_content("#status") == "Hint: the grid has no solution"
+
+
+def _tap(page: Any, square: str, n: int = 8, times: int = 1) -> None:
+    """Tap a square once (a region puzzle's X) or twice, as a double tap (its crown)."""
+    where = _centre(page, square, n)
+    if times == 2:
+        page.dblclick("#board", position=where)
+    else:
+        page.click("#board", position=where)
+
+
+def _squares_of(page: Any, selector: str) -> set[str]:
+    return set(page.eval_on_selector_all(f"#board {selector}", "n => n.map(e => e.dataset.square)"))
+
+
+@needs_chromium
+def test_a_position_is_set_by_clicking_and_the_answer_keeps_it(server: str, browser: Any) -> None:
+    """Block a square, drop a pawn and pin a queen by clicking: drawn as the export draws
+    them, sent with Solve, kept by the answer and by the link."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    sent: list[dict[str, Any]] = []
+    page.on(
+        "request",
+        lambda request: (
+            sent.append(request.post_data_json)
+            if request.url.endswith("/api/jobs") and request.method == "POST"
+            else None
+        ),
+    )
+    _ready(page, server)
+    page.click("#mode-picker [data-mode=block]")
+    _tap(page, "d4")
+    page.click("#mode-picker [data-mode=pawn]")
+    _tap(page, "e5")
+    page.click("#mode-picker [data-mode=given]")
+    _tap(page, "a1")
+    page.wait_for_function("location.hash.includes('given=a1')")
+    assert _squares_of(page, "g.blocked") == {"d4"}
+    assert _squares_of(page, "text.pawn") == {"e5"}
+    assert _squares_of(page, "circle.given") == {"a1"}
+    catalog = httpx.get(f"{server}/api/catalog", timeout=30).json()["drawing"]
+    assert (catalog["blocked"], catalog["given"], catalog["pawn"]) == (
+        svgboard.BLOCKED,
+        svgboard.GIVEN,
+        svgboard.PAWN,
+    )
+    hatch = page.get_attribute("#board g.blocked rect", "fill")
+    assert hatch == svgboard.BLOCKED
+    assert page.locator("#board g.blocked line").count() == 8  # hatched as exported
+    # In "place pieces" mode a click on a blocked square places nothing.
+    page.click("#mode-picker [data-mode=place]")
+    _tap(page, "d4")
+    assert _occupied(page) == {"a1"}
+
+    page.click("#solve")
+    page.wait_for_selector("#facts dd[data-fact=solver]", timeout=60_000)
+    page.wait_for_selector("#verdict.valid")
+    assert sent[-1]["blocked"] == ["d4"] and sent[-1]["pawns"] == ["e5"]
+    assert sent[-1]["given"] == ["white:a1"]
+    placed = _occupied(page)
+    assert "a1" in placed and "d4" not in placed and "e5" not in placed
+    assert len(placed) >= 8
+    assert _squares_of(page, "circle.given") == {"a1"}  # the answer keeps its pin
+
+    # The link holds the position; opened again, the same board is checked valid.
+    again = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(again, page.evaluate("location.href"))
+    again.wait_for_selector("#verdict.valid")
+    assert _occupied(again) == placed
+    assert _squares_of(again, "g.blocked") == {"d4"}
+    assert _squares_of(again, "text.pawn") == {"e5"}
+    assert _squares_of(again, "circle.given") == {"a1"}
+    # Ctrl+Z takes the answer back, then the pin.
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 0")
+    assert _squares_of(page, "text.pawn") == {"e5"}
+    page.close()
+    again.close()
+
+
+@needs_chromium
+def test_queens_and_pawns_on_a_phone(server: str, browser: Any) -> None:
+    """On a phone the Puzzle selector comes first; queens-and-pawns asks how many pawns
+    to place, and its answer's pawns are drawn and checked."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _ready(page, server)
+    puzzle = page.locator("#puzzle").bounding_box()
+    assert puzzle["y"] < page.locator("#board").bounding_box()["y"]
+    assert puzzle["y"] < page.locator("#download-json").bounding_box()["y"]
+    page.select_option("#puzzle", "queens-and-pawns")
+    page.dispatch_event("#puzzle", "change")
+    assert page.is_visible("#place-pawns")
+    _set(page, "#rows", "6")
+    _set(page, "#cols", "6")
+    _set(page, "#place-pawns", "1")
+    page.click("#solve")
+    page.wait_for_selector("#facts dd[data-fact=solver]", timeout=60_000)
+    page.wait_for_selector("#verdict.valid")
+    assert len(_occupied(page)) == 7
+    assert len(_squares_of(page, "text.pawn")) == 1
+    assert "place_pawns=1" in page.evaluate("location.hash")
+    _check_drawn(page, 390)
+    page.close()
+
+
+@needs_chromium
+def test_switching_puzzle_clears_the_last_answer(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    _ready(page, server)
+    page.select_option("#puzzle", "peaceable-queens")
+    _set(page, "#rows", "5")
+    _set(page, "#cols", "5")
+    page.click("#optimize")
+    page.wait_for_selector("#facts dd[data-fact=solver]", timeout=60_000)
+    assert page.is_visible("#live")
+    page.select_option("#puzzle", "queens-game")
+    page.dispatch_event("#puzzle", "change")
+    page.wait_for_selector("#board rect.region")
+    assert page.text_content("#status").startswith("Press ")
+    assert not page.is_visible("#live")
+    assert page.locator("#facts dd").count() == 0
+    # Symmetry and optimality are not questions about a region puzzle.
+    assert not page.is_visible("#unique") and not page.is_visible("#optimal")
+    page.close()
+
+
+@needs_chromium
+def test_a_proof_replaces_its_progress_with_the_answer(server: str, browser: Any) -> None:
+    """A job that reported "3 of 5 parts" and then ended says its answer, not the parts."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    result = {
+        "task": "count", "puzzle": "queens", "rows": 8, "cols": 8, "status": "complete",
+        "solver": "line", "seconds": 2.5, "count": 92, "pieces": [],
+        "armies": [{"name": "white", "piece": "queen", "betza": "Q"}],
+    }  # fmt: skip
+    stream = (
+        'id: 1\nevent: state\ndata: {"state": "running"}\n\n'
+        'id: 2\nevent: progress\ndata: {"seconds": 1.0, "done": 3, "total": 5}\n\n'
+        f"id: 3\nevent: end\ndata: {json.dumps({'state': 'done', 'result': result})}\n\n"
+    )
+    page.route(
+        "**/api/jobs",
+        lambda route: (
+            route.fulfill(json={"id": "fake", "time_limit": 20})
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.route(
+        "**/api/jobs/fake/events",
+        lambda route: route.fulfill(body=stream, content_type="text/event-stream"),
+    )
+    _ready(page, server)
+    page.click("#count")
+    page.wait_for_selector("#facts dd[data-fact=count]")
+    text = page.text_content("#progress-text")
+    assert "parts" not in text and text.startswith("complete"), text
+    assert "92 placements" in text
+    page.close()
+
+
+@needs_chromium
+def test_a_queens_game_with_x_marks_auto_x_letters_and_undo(server: str, browser: Any) -> None:
+    """Tap: X; tap again (a double tap): crown; again: empty. Auto X marks what a crown
+    rules out; Undo and Ctrl+Z take moves back; letters (colour-blind) are remembered."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAB.ACBB.CCDD.CDDD")
+    page.wait_for_selector("#board rect.region")
+    _tap(page, "b2", 4)
+    assert _squares_of(page, "path.mark") == {"b2"}
+    assert "marked X" in page.text_content("#hover")
+    _tap(page, "b2", 4)
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
+    assert _squares_of(page, "path.mark") == set()
+    assert page.text_content("#hover").endswith(": crown")  # not "free"
+    assert page.get_attribute("#clock", "data-state") == "running"
+    # Auto X: every square the crown on b2 rules out (touching, its rank, file, region).
+    page.check("#auto-x")
+    ruled = _squares_of(page, "path.mark.auto")
+    assert {"a1", "c3", "b4", "d2", "a3"} <= ruled and "d4" not in ruled and "b2" not in ruled
+    _tap(page, "d4", 4, times=2)
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 2")
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
+    assert _squares_of(page, "path.mark") - ruled == {"d4"}  # back to its X
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 0")
+    # Colour-blind mode: each square carries its region's letter, and stays on.
+    assert page.locator("#board text.region-letter").count() == 0
+    page.check("#letters")
+    letters = page.eval_on_selector_all(
+        "#board text.region-letter", "n => n.map(t => t.textContent)"
+    )
+    assert sorted(letters) == sorted("AAABACBBCCDDCDDD")
+    page.reload()
+    page.wait_for_selector("#board text.region-letter")
+    assert page.is_checked("#letters") and page.is_checked("#auto-x")
+    page.close()
+
+
+@needs_chromium
+def test_the_daily_puzzle_is_timed_and_its_result_shared(server: str, browser: Any) -> None:
+    """Today's puzzle is the 8×8 Queens game generated from the date's seed; solved by
+    double taps, the clock stops, the best time is kept and the result reads as a line."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _ready(page, server)
+    page.click("#daily")
+    page.wait_for_selector("#facts dd[data-fact=seed]", timeout=120_000)
+    date = page.evaluate(
+        "(() => { const d = new Date(), p = (v) => String(v).padStart(2, '0');"
+        " return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`; })()"
+    )
+    seed = int(date.replace("-", ""))
+    assert page.text_content("#facts dd[data-fact=seed]") == str(seed)
+    grid = page.input_value("#grid-text").split("\n")
+    assert (page.input_value("#puzzle"), len(grid)) == ("queens-game", 8)
+    body = {"puzzle": "queens-game", "n": 8, "seed": seed}
+    assert httpx.post(f"{server}/api/generate", json=body, timeout=120).json()["grid"] == grid
+    answer = httpx.post(
+        f"{server}/api/count", json={"puzzle": "queens-game", "grid": grid, "limit": 2}, timeout=60
+    ).json()
+    for piece in answer["pieces"]:
+        _tap(page, piece["square"], 8, times=2)
+    page.wait_for_selector("#verdict.valid", timeout=30_000)
+    page.wait_for_selector("#daily-result:not([hidden])")
+    assert page.get_attribute("#clock", "data-state") == "stopped"
+    text = page.input_value("#daily-text")
+    assert re.fullmatch(rf"chessplace daily {date} · 8×8 · \d+:\d\d · no hints", text), text
+    assert "a new best" in page.text_content("#play-note")
+    best = page.evaluate("localStorage.getItem('chessplace.best.queens-game.8')")
+    assert best is not None and float(best) > 0
+    assert page.text_content("#best").startswith("best 8×8: ")
     page.close()

@@ -3,6 +3,7 @@ with any SAT solver (its Rust engine, from ``cdclkit-native``, when installed)."
 
 from __future__ import annotations
 
+import resource
 import zlib
 from typing import Any
 
@@ -12,7 +13,12 @@ MAX_PROOF_BYTES = 1 << 32
 MAX_PACKING = 32
 """How many times its gzipped size a proof may unpack to, past its first MiB:
 Glucose's DRUP text packs about 3.3 to 1, a gzip bomb a thousand to 1 (and
-checking takes about a hundred bytes of memory per byte of proof text)."""
+checking takes :data:`MEMORY_PER_BYTE` bytes of memory per byte of proof text)."""
+
+
+MEMORY_PER_BYTE = 40
+"""Bytes of memory checking takes per byte of proof text, about: the parsed steps
+dwarf the text (an 80 MB proof peaked at 2.7 GB, 33 a byte; a margin on top)."""
 
 
 class NoProofChecker(RuntimeError):
@@ -55,6 +61,9 @@ def proof_fault(formula_text: str, proof_text: str) -> str | None:
     (``y 0``, ``z -y 0``, ``d z -y 0``, ``-z 0``, ``0`` with y, z fresh).
     The steps are handed over parsed, so that the variables a proof may
     introduce are bounded by its literals, not by its length (whitespace)."""
+    too_large = memory_fault(len(proof_text))
+    if too_large:
+        return too_large
     dratify = _dratify()
     formula = dratify.parse_dimacs(formula_text)
     try:
@@ -68,6 +77,45 @@ def proof_fault(formula_text: str, proof_text: str) -> str | None:
         literals = " ".join(str(dratify.to_dimacs(lit)) for lit in result.failed_clause or ())
         return f"step {result.failed_step} ({literals} 0): {result.reason}"
     return str(result.reason)
+
+
+def memory_fault(text_bytes: int) -> str | None:
+    """Why a proof of ``text_bytes`` bytes of text is not checked here: it would need
+    more memory than this process may have (``None`` when it fits, or when neither
+    figure is known). Refused with the figures, not left to the OOM killer."""
+    need = text_bytes * MEMORY_PER_BYTE
+    room = available_memory()
+    if room is None or need <= room:
+        return None
+    return (
+        f"needs about {_gib(need)} of memory to check ({text_bytes:,} bytes of proof text, "
+        f"{MEMORY_PER_BYTE} bytes each), more than the {_gib(room)} available here, "
+        "so it was not checked"
+    )
+
+
+def available_memory() -> int | None:
+    """The memory this process could still use: the system's available memory
+    (``MemAvailable``), or less under a data-size limit; ``None`` when unknown."""
+    room = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    room = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft != resource.RLIM_INFINITY:
+        room = soft if room is None else min(room, soft)
+    return room
+
+
+def _gib(size: int) -> str:
+    """A size in GiB, or in MiB below one GiB."""
+    if size >= 1 << 30:
+        return f"{size / (1 << 30):,.1f} GiB"
+    return f"{size / (1 << 20):,.1f} MiB"
 
 
 def _dratify() -> Any:

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from chessplace.certificates.checker.formula import (
     Clause,
@@ -83,6 +83,14 @@ def check_certificate(directory: Path) -> Verdict:
     return Verdict(True, f"certified: {summary} · checked in {seconds:.1f} s")
 
 
+def read_at_most(file: BinaryIO, most: int) -> bytes:
+    """The file's bytes, or ``most + 1`` of them when it is longer: a buffer the size of
+    the file, not of ``most`` (reading ``most + 1`` at once asked for 4 GiB for every
+    file, which a process under a data-size limit cannot have)."""
+    size = os.fstat(file.fileno()).st_size
+    return file.read(min(size, most) + 1)
+
+
 def _manifest(directory: Path) -> dict[str, Any]:
     if not directory.is_dir():
         what = "not a directory" if directory.exists() else "no such directory"
@@ -91,7 +99,7 @@ def _manifest(directory: Path) -> dict[str, Any]:
     if not path.is_file():
         raise NotACertificate(f"{directory}: no manifest.json, not a certificate")
     with path.open("rb") as file:
-        raw = file.read(MAX_MANIFEST_BYTES + 1)
+        raw = read_at_most(file, MAX_MANIFEST_BYTES)
     if len(raw) > MAX_MANIFEST_BYTES:
         raise NotACertificate(f"{path}: over {MAX_MANIFEST_BYTES:,} bytes, not a certificate")
     try:
@@ -224,7 +232,7 @@ class ListedFile:
         """Its bytes; ValueError when they are not the listed ones, or unreadable."""
         try:
             with self.path.open("rb") as file:
-                data = file.read(MAX_FILE_BYTES + 1)
+                data = read_at_most(file, MAX_FILE_BYTES)
         except OSError as error:
             raise ValueError(f"cannot be read ({error.strerror or error})") from None
         if len(data) > MAX_FILE_BYTES:
@@ -285,7 +293,9 @@ def _check_refutation(
 
 
 def listed_cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dict[str, Any]]]:
-    """Each cube (literals of placement and line variables) with its proof's entry."""
+    """Each cube (literals of placement and line variables) with its proof's entry,
+    once: a cube listed again with the same proof is the same claim (5,000 copies of
+    one took 360 s to check again and again)."""
     proofs = entry.get("proofs")
     if not isinstance(proofs, list) or not all(isinstance(p, dict) for p in proofs):
         raise Rejected("cover: no list of proofs with their cubes")
@@ -293,6 +303,7 @@ def listed_cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dic
         raise Rejected(f"cover: expected 1 to {MAX_CUBES:,} cubes")
     variables = named_variables(spec)
     cubes: list[tuple[list[int], dict[str, Any]]] = []
+    seen: set[tuple[tuple[int, ...], str]] = set()
     for number, proof in enumerate(proofs, 1):
         cube = proof.get("cube")
         if not isinstance(cube, list) or not all(
@@ -300,7 +311,10 @@ def listed_cubes(spec: Spec, entry: dict[str, Any]) -> list[tuple[list[int], dic
             for lit in cube
         ):
             raise Rejected(f"cover: cube {number} is not a list of placement and line literals")
-        cubes.append((cube, proof))
+        key = (tuple(sorted(set(cube))), str(proof.get("proof")))
+        if key not in seen:
+            seen.add(key)
+            cubes.append((cube, proof))
     return cubes
 
 

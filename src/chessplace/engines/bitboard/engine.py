@@ -37,6 +37,7 @@ class BitboardEngine(Engine):
     """
 
     name = "bitboard"
+    count_rate = 2.5e7  # 17-queens: 95,815,104 placements in 3.8 s on 2 cores
     summary = "compiled bitboard search (Numba): counts one-per-row pieces with rook moves"
     package = "numba"
     module = "numba"

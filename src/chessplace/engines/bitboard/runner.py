@@ -83,7 +83,8 @@ def run_count(
     resumed = len(done)
     pending = [task for task in tasks if task.key not in done]
     stop = stop_flag() if dask is None else None
-    control.report(count=solutions, done=len(done), total=len(tasks))
+    said = f"resumed: {resumed:,} of {len(tasks):,} parts done" if resumed else ""
+    control.report(count=solutions, done=len(done), total=len(tasks), message=said)
     try:
         with executor(workers, dask, connect_seconds(control.remaining())) as pool:
             futures = {pool.submit(count_prefix, spec, t.prefix, stop): t for t in pending}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.engines.lines.optima import board_images, enumerate_optima
 from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch, dask_chunks
 from chessplace.runtime.control import Control
+
+if TYPE_CHECKING:  # the search modules load Numba, which the registry must not
+    from chessplace.engines.lines.runner import LineSearch
 
 MAX_SIDE = 32
 
@@ -95,6 +98,8 @@ class LineSearchEngine(Engine):
         return None
 
     def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
+        from chessplace.engines.lines.runner import LineSearch
+
         equal = problem.equal_armies
         piece, colours = problem.armies[0].piece, len(problem.armies)
         g = geometry(problem.board, piece, self.symmetry, swap=equal, colours=colours)
@@ -156,6 +161,7 @@ class LineSearchEngine(Engine):
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         """Every placement with exactly m of each army (see :mod:`optima`); a stop
         answers the classes of the chunks finished, as a lower bound."""
+
         m = problem.armies[0].minimum
         _, search = self._search(problem, None)
         images = board_images(problem.board)

@@ -275,7 +275,7 @@ class LineSearch:
             done=state["done"],
             total=total,
             message=(
-                f"{outcome.nodes:,} nodes in {total:,} chunks{resumed}"
+                f"{outcome.nodes:,} nodes, {state['done']:,} of {total:,} chunks done{resumed}"
                 if total
                 else f"{outcome.nodes:,} nodes: the bounds cut every chunk"
             ),

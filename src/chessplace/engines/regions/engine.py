@@ -7,7 +7,7 @@ heard, and turns what it finds into placements.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -163,6 +163,20 @@ def another_solution(
     if others:
         return others[0]
     return [] if complete and run.found == 1 else None
+
+
+def holding(problem: Problem, squares: Iterable[Square], control: Control) -> bool | None:
+    """Whether some solution of the grid of ``problem`` holds a piece on each of
+    ``squares`` (pieces that break no rule together); ``None`` when ``control`` stopped
+    the search first."""
+    run = RegionRun.of(problem, keep=1)
+    try:
+        for square in squares:
+            run.place(square)
+    except ValueError:  # a piece before it already rules this square out
+        return False
+    complete = run.run(1, control)
+    return True if run.found else (False if complete else None)
 
 
 def _placements(problem: Problem, solutions: list[list[Square]]) -> list[Placement]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from pathlib import Path
 
 from chessplace.certificates.writer.directory import unusable_directory
@@ -28,13 +29,15 @@ def writable_file(path: Path) -> str | None:
 
 
 def writable_directory(path: Path) -> str | None:
-    """Why a directory cannot be made or filled at ``path``; ``None`` when it looks fine."""
+    """Why a directory cannot be made or filled at ``path`` (a certificate is staged in
+    a directory made beside it, then renamed); ``None`` when it looks fine."""
     try:
         if path.exists():
             if not path.is_dir():
                 return f"{path} exists and is not a directory"
-            return None if os.access(path, os.W_OK | os.X_OK) else f"{path} is not writable"
-        return _writable_parent(path)
+            if not os.access(path, os.W_OK | os.X_OK):
+                return f"{path} is not writable"
+        return _writable_parent(path, directory=True)
     except OSError as error:
         return _unusable(path, error)
 
@@ -43,12 +46,23 @@ def _unusable(path: Path, error: OSError) -> str:
     return f"cannot use {shown(str(path))}: {error.strerror or error}"
 
 
-def _writable_parent(path: Path) -> str | None:
+def _writable_parent(path: Path, directory: bool = False) -> str | None:
+    """Why nothing can be written beside ``path``: no such directory, no permission,
+    or (for root, to whom permissions say yes, on /proc, /sys or a read-only file
+    system) a file or directory made there to try it, and removed, fails."""
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         return f"cannot write {path}: no directory {parent}"
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot write {path}: {parent} is not writable"
+    try:
+        if directory:
+            os.rmdir(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".probe", dir=parent))
+        else:
+            tempfile.TemporaryFile(prefix=f".{path.name}.", suffix=".probe", dir=parent).close()
+    except OSError as error:
+        made = "directory" if directory else "file"
+        return f"cannot write {path}: {parent} takes no new {made} ({error.strerror or error})"
     return None
 
 

@@ -17,11 +17,11 @@ from chessplace.core.result import Result, Status
 from chessplace.faces.cli.argtypes import ascii_int, not_a, positive_float, positive_int
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError, answer_written
 from chessplace.faces.cli.inputs import STANDARD_INPUT, read_input
-from chessplace.faces.cli.supervision import supervised
+from chessplace.faces.cli.supervision import stop_on_interrupt, supervised
+from chessplace.faces.explain import explain
 from chessplace.forms.jsonio import read_placement, result_json
 from chessplace.forms.text import render_text
 from chessplace.grids.deduction import GRADES, Explanation
-from chessplace.grids.explain import explain
 from chessplace.making import new_puzzle
 from chessplace.runtime.control import Control
 
@@ -186,17 +186,20 @@ def add_explain_parsers(commands: Any) -> None:
 def explain_command(arguments: argparse.Namespace) -> int:
     """``chessplace explain``: each step with its rule, then the grade."""
     problem = _region_problem(arguments)
-    found = explain(problem, control=Control(arguments.time_limit))
-    if found.stopped:
-        return _stopped(arguments, found)
+    found = _explained(arguments, problem)
+    if found.dead_end is not None:
+        return _no_solution(arguments, problem, found)
     with answer_written():
         if arguments.json:
             print(json.dumps(_explanation_json(problem, found), indent=2))
         else:
             for number, step in enumerate(found.steps, 1):
                 print(f"{number:3}. [{step.grade}] {step}")
-            verdict = "solved by the rules alone" if found.solved else "the rules stop here"
-            print(f"{verdict}: {found.grade} ({len(found.steps)} steps)")
+            if not found.stopped:
+                verdict = "solved by the rules alone" if found.solved else "the rules stop here"
+                print(f"{verdict}: {found.grade} ({len(found.steps)} steps)")
+    if found.stopped:
+        return _stopped(arguments, found)
     return EXIT_OK if found.solved else EXIT_NO
 
 
@@ -208,7 +211,9 @@ def hint_command(arguments: argparse.Namespace) -> int:
     placement = None
     if arguments.placed is not None:
         placement = read_placement(problem, read_grid(arguments.placed, "the placed pieces"))
-    found = explain(problem, placement, Control(arguments.time_limit))
+    found = _explained(arguments, problem, placement)
+    if found.dead_end is not None:
+        return _no_solution(arguments, problem, found)
     step = found.steps[0] if found.steps else None
     if step is None and found.stopped:
         return _stopped(arguments, found)
@@ -225,8 +230,33 @@ def hint_command(arguments: argparse.Namespace) -> int:
     return EXIT_OK if step is not None or found.solved else EXIT_NO
 
 
+def _explained(
+    arguments: argparse.Namespace, problem: Problem, placement: Placement | None = None
+) -> Explanation:
+    """The rules applied within ``--time-limit``; a first Ctrl-C or SIGTERM stops them
+    as the limit does, keeping the steps found so far (a second one aborts)."""
+    control = Control(arguments.time_limit)
+    with stop_on_interrupt(control, "stopping: reporting the steps found so far"):
+        return explain(problem, placement, control)
+
+
+def _no_solution(arguments: argparse.Namespace, problem: Problem, found: Explanation) -> int:
+    """No solution holds the pieces placed, or the grid has none: say why (exit 1)."""
+    with answer_written():
+        if arguments.json:
+            data = _explanation_json(problem, found)
+            if arguments.command == "hint":
+                data = {"task": "hint", "step": None, "solved": False} | {
+                    key: data[key] for key in ("dead_end", "misplaced")
+                }
+            print(json.dumps(data | {"message": found.dead_end_text()}, indent=2))
+        else:
+            print(found.dead_end_text())
+    return EXIT_NO
+
+
 def _stopped(arguments: argparse.Namespace, found: Explanation) -> int:
-    """The rules were stopped (time limit or a stop request) before they finished."""
+    """The rules were stopped (time limit, Ctrl-C or SIGTERM) before they finished."""
     limit = f" (--time-limit {arguments.time_limit:g})" if arguments.time_limit else ""
     steps = len(found.steps)
     print(f"chessplace: the rules were stopped after {steps} steps{limit}", file=sys.stderr)
@@ -249,7 +279,10 @@ def _explanation_json(problem: Problem, found: Explanation) -> dict[str, Any]:
         "grid": list(problem.regions.rows),
         "stars": problem.regions.per_line,
         "solved": found.solved,
-        "grade": found.grade,
+        "stopped": found.stopped,
+        "dead_end": found.dead_end,
+        "misplaced": [square_name(s) for s in found.misplaced],
+        "grade": None if found.stopped and found.dead_end is None else found.grade,
         "steps": [step.to_json() for step in found.steps],
         "pieces": [square_name(s) for s in found.pieces],
     }

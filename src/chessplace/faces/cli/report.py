@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from chessplace import api
+from chessplace.api import Conflict
 from chessplace.core.board import Square, square_name
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
-from chessplace.engines.why import Conflict
 from chessplace.faces.cli.certificates import certify
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, answer_written
 from chessplace.faces.cli.supervision import unbroken_output

@@ -2,7 +2,8 @@
 
 The server checks every request (strict types, sizes, seconds, body bytes)
 before any work, and hands the work to a bounded pool of worker processes
-(:mod:`chessplace.faces.web.jobs.pool`); only tiny verify and render requests run here.
+(:mod:`chessplace.faces.web.jobs.pool`); only tiny verify and render requests run here (a hint
+never: its rules may run to the time limit).
 """
 
 from __future__ import annotations
@@ -95,15 +96,21 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return _response(outcome)
 
     async def checked_placement(
-        task: str, request: PlacementRequest, job: Callable[[Control], work.Answer]
+        task: str,
+        request: PlacementRequest,
+        job: Callable[[Control], work.Answer],
+        inline: bool = True,
     ) -> Response:
+        """Check a request that carries pieces, and run it: here when ``inline`` allows
+        and it is tiny, else in the pool."""
         seconds = admitted(task, request)
         if len(request.pieces) > limits.pieces:
             raise HTTPException(
                 400, f"{len(request.pieces)} pieces is over this server's limit of {limits.pieces}"
             )
         rows, cols = request.board() or (0, 0)
-        if rows * cols <= limits.inline_cells and len(request.pieces) <= limits.inline_pieces:
+        tiny = rows * cols <= limits.inline_cells and len(request.pieces) <= limits.inline_pieces
+        if inline and tiny:
             return _response(await run_in_threadpool(_inline, job, seconds))
         return await heavy(job, seconds)
 
@@ -150,8 +157,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.post("/api/hint")
     async def hint(request: PlacementRequest) -> Response:
-        """The next human-style step of a region puzzle (see ``chessplace hint``)."""
-        return await checked_placement("verify", request, partial(work.hint, request))
+        """The next human-style step of a region puzzle (see ``chessplace hint``): in the
+        pool whatever the grid's size, since the rules may run to the time limit."""
+        job = partial(work.hint, request)
+        return await checked_placement("verify", request, job, inline=False)
 
     @app.post("/api/render")
     async def render(request: PlacementRequest, format: Literal["svg", "png"] = "svg") -> Response:

@@ -28,7 +28,10 @@ def catalog() -> dict[str, Any]:
     (region colours as the SVG export paints region 0, 1, …, in order of first appearance
     reading from the top row)."""
     return {
-        "puzzles": [{"name": name, **_described(spec)} for name, spec in PUZZLES.items()]
+        "puzzles": [
+            {"name": name, **_described(spec), "places_pawns": name == "queens-and-pawns"}
+            for name, spec in PUZZLES.items()
+        ]
         + [_region_puzzle(name) for name in REGION_PUZZLES],
         "pieces": [_piece(piece) for piece in NAMED_PIECES.values()],
         "solvers": [
@@ -44,6 +47,9 @@ def catalog() -> dict[str, Any]:
             "attacked": svgboard.ATTACKED,
             "conflict": svgboard.CONFLICT,
             "ink": svgboard.INK,
+            "blocked": svgboard.BLOCKED,
+            "given": svgboard.GIVEN,
+            "pawn": svgboard.PAWN,
             "font": svgboard.FONT,
             "fills": list(svgboard.ARMY_FILLS),
             "largest": svgboard.MAX_DRAWN,

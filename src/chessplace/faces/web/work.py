@@ -20,10 +20,10 @@ from chessplace.core.problem import Problem
 from chessplace.core.regions import Regions
 from chessplace.core.verification import attacked_squares
 from chessplace.core.violations import Attack
+from chessplace.faces.explain import explain
 from chessplace.faces.web.requests import BrowseRequest, GenerateRequest, Options, PlacementRequest
 from chessplace.forms.jsonio import placement_from_data, placement_pieces, result_json
 from chessplace.grids.deduction import Explanation
-from chessplace.grids.explain import explain
 from chessplace.making import new_puzzle
 from chessplace.runtime.control import Control
 
@@ -103,28 +103,37 @@ def browse(request: BrowseRequest, control: Control) -> Answer:
             found.append(placement)
             if len(found) == 2:
                 break
+    if not found and control.stopped:  # the time limit's answer, not a busy server's
+        note = f"stopped after {control.elapsed():.0f} s at solution {seen}"
+        data = {"status": "unknown", "offset": request.offset, "more": True, "pieces": []}
+        return _json(data | {"note": note})
     if not found:
-        if control.stopped:
-            raise Refused(503, f"stopped after {control.elapsed():.0f} s at solution {seen}")
         what = "solution" if seen == 1 else "solutions"
         kind = " up to symmetry" if request.unique else ""
         there = "there is only" if seen == 1 else "there are only"
         raise Refused(404, f"{there} {seen} {what}{kind}; offset {request.offset} is past the end")
+    more = len(found) > 1
     return _json(
-        {"offset": request.offset, "more": len(found) > 1, "pieces": placement_pieces(found[0])}
+        {"status": "feasible", "offset": request.offset, "more": more}
+        | {"pieces": placement_pieces(found[0])}
     )
 
 
 def hint(request: PlacementRequest, control: Control) -> Answer:
     """The next step of a human solution from the pieces placed, the first step that
     places a piece (with the rules before it), and the grid's difficulty; with every
-    piece placed and no rule broken, no step: the puzzle is solved."""
+    piece placed and no rule broken, no step: the puzzle is solved. Rules stopped by
+    the time limit answer what they found (``stopped``, with a message), not 503."""
     placement = _placement(request)
     problem = placement.problem
     found = explain(problem, placement, control)
     grade = _grade(problem, control, None if placement.armies[0] else found)
-    if found.stopped or grade is None:
-        raise Refused(503, f"the rules were stopped after {control.elapsed():.0f} s")
+    stopped = found.stopped or grade is None
+    message = None
+    if found.dead_end is not None:
+        message = found.dead_end_text()
+    elif stopped:
+        message = f"the rules were stopped after {control.elapsed():.0f} s"
     ahead = found.next_piece
     return _json(
         {
@@ -136,6 +145,10 @@ def hint(request: PlacementRequest, control: Control) -> Answer:
             else {"step": ahead[0].to_json(), "after": [step.rule for step in ahead[1]]},
             "solved": found.solved and not found.steps,
             "difficulty": grade,
+            "dead_end": found.dead_end,
+            "misplaced": [square_name(s) for s in found.misplaced],
+            "stopped": stopped,
+            "message": message,
         }
     )
 

@@ -1,11 +1,16 @@
 // chessplace front end: plain JavaScript modules, no build step, nothing from outside the server.
 import { Board } from "./board.js";
+import { startDaily } from "./daily.js";
 import { on } from "./events.js";
 import { generateGrid, gridTyped, showHint, showRegionPicker } from "./grid.js";
-import { cancel, runJob, showFacts, updateButtons } from "./jobs.js";
+import { cancel, clearAnswer, runJob, showFacts, updateButtons } from "./jobs.js";
 import { optionsChanged } from "./options.js";
+import { checked, copyDaily, hinted, moved, revealed } from "./play.js";
+import { showModes } from "./position.js";
 import { browse, copyLink, downloadImage, downloadJSON, readHash, writeHash } from "./sharing.js";
-import { $, TASKS, getJSON, say, state } from "./state.js";
+import { $, TASKS, getJSON, placesPawns, say, state } from "./state.js";
+import { rememberToggle } from "./stored.js";
+import { remember, undo } from "./undo.js";
 import { draw, onHover, onSquare, refresh } from "./verdict.js";
 
 function fillControls() {
@@ -28,31 +33,67 @@ function fillControls() {
 }
 
 function listen() {
-  for (const id of ["puzzle", "rows", "cols", "piece", "armies", "white", "count-kind", "count-value", "time-limit", "solver", "stars"]) {
+  for (const id of ["puzzle", "rows", "cols", "piece", "armies", "white", "count-kind", "count-value", "time-limit", "solver", "stars", "place-pawns"]) {
     $(id).addEventListener("change", optionsChanged);
   }
   for (const task of TASKS) $(task).addEventListener("click", () => runJob(task));
   $("unique-check").addEventListener("click", () => runJob("unique"));
-  $("hint").addEventListener("click", showHint);
+  $("hint").addEventListener("click", () => { if (!$("hint").hidden) hinted(); showHint(); });
   $("generate").addEventListener("click", generateGrid);
+  $("daily").addEventListener("click", startDaily);
+  $("copy-daily").addEventListener("click", copyDaily);
+  $("undo").addEventListener("click", undoOnce);
+  rememberToggle($("letters"), "letters", draw);
+  rememberToggle($("auto-x"), "auto-x", draw);
   $("grid-text").addEventListener("change", gridTyped);
   $("paint").addEventListener("change", draw);
   $("cancel").addEventListener("click", cancel);
   $("next").addEventListener("click", () => browse(1));
   $("previous").addEventListener("click", () => browse(-1));
-  $("clear").addEventListener("click", () => { state.pieces = []; state.offset = null; $("position").textContent = "–"; refresh(); });
+  $("clear").addEventListener("click", clear);
   $("show-attacks").addEventListener("change", draw);
   $("share").addEventListener("click", copyLink);
   $("download-json").addEventListener("click", downloadJSON);
   $("download-svg").addEventListener("click", () => downloadImage("svg"));
   $("download-png").addEventListener("click", () => downloadImage("png"));
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest("input, select, textarea") || event.altKey) return;
+    if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === "z") {
+      event.preventDefault();
+      undoOnce();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey) return;
     if (event.key === "ArrowLeft") { event.preventDefault(); browse(-1); }
     if (event.key === "ArrowRight") { event.preventDefault(); browse(1); }
     if (event.key === "Escape") cancel();
   });
   window.addEventListener("hashchange", () => { readHash(location.hash); optionsChangedKeepingPieces(); });
+}
+
+function undoOnce() {
+  if (state.job || state.generating || !undo()) return;
+  state.hint = [];
+  $("position").textContent = "–";
+  refresh();
+}
+
+// Clear takes the pieces (and X marks) off; pressed again, the position too.
+function clear() {
+  remember();
+  const placed = state.pieces.filter((piece) => !piece.given);
+  if (placed.length || state.marks.length || (placesPawns() && state.pawns.length)) {
+    state.pieces = state.pieces.filter((piece) => piece.given);
+    if (placesPawns()) state.pawns = [];
+  } else {
+    state.pieces = [];
+    state.blocked = [];
+    state.pawns = [];
+  }
+  state.marks = [];
+  state.offset = null;
+  $("position").textContent = "–";
+  refresh();
 }
 
 // Options (and pieces) read from a link: check them as if typed, keeping the pieces.
@@ -65,10 +106,13 @@ function optionsChangedKeepingPieces() {
 }
 
 // Who reacts to what the lower modules announce.
-on("options-changed", () => { showFacts(null); refresh(); });
+on("options-changed", () => { showFacts(null); showModes(); refresh(); });
+on("puzzle-changed", clearAnswer);
 on("drawn", showRegionPicker);
 on("refreshing", writeHash);
-on("checked", updateButtons);
+on("checked", () => { updateButtons(); checked(); });
+on("moved", moved);
+on("answered", revealed);
 
 async function start() {
   try {

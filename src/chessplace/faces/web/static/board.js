@@ -2,7 +2,9 @@
 // the same squares, labels, glyphs, army colours, tint and conflict marks. The colours
 // and sizes come from the server (GET /api/catalog, "drawing"). A grid of regions is drawn
 // as the export draws it too: each square in its region's colour, walls between regions.
-const NS = "http://www.w3.org/2000/svg";
+import { drawBlocked, drawLetters, drawMarks, drawPawns, drawPins } from "./overlays.js";
+import { NS, add } from "./svgkit.js";
+
 const FRAME = "#3b3a36";
 const LABEL = "#e8e6e3";
 
@@ -21,14 +23,6 @@ export function parseSquare(name) {
   let file = 0;
   for (const letter of match[1]) file = file * 26 + (letter.charCodeAt(0) - 96);
   return [file - 1, Number(match[2]) - 1];
-}
-
-function add(parent, tag, attributes = {}, text = null) {
-  const element = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
-  if (text !== null) element.textContent = text;
-  parent.appendChild(element);
-  return element;
 }
 
 // How a piece is drawn: a glyph (and a badge for the amazon), or a lettered token.
@@ -51,6 +45,7 @@ export class Board {
     this.svg = null;
     this.rows = 0;
     this.cols = 0;
+    this.hovered = null;
     container.addEventListener("click", (event) => {
       const square = this.painter ? null : this.squareAt(event);
       if (square) this.onSquare(square);
@@ -75,8 +70,10 @@ export class Board {
     });
   }
 
-  // Draw `view`: {rows, cols, pieces: [{army index, square, look}], attacked, conflicts,
-  // regions: null or region numbers and labels by [rank][file]}.
+  // Draw `view`: {rows, cols, pieces: [{army index, square, look, given}], attacked,
+  // conflicts, regions: null or region numbers and labels by [rank][file]; and the
+  // overlays (lists of [file, rank]): blocked, pawns, marks ({square, auto}), letters
+  // (true: each region's letter in its squares)}.
   draw(view) {
     const { square: S, margin: M } = this.drawing;
     this.rows = view.rows;
@@ -94,13 +91,32 @@ export class Board {
     if (view.attacked.length) this.tint(svg, view.attacked);
     if (view.regions) this.walls(svg, view.regions);
     this.labels(svg, view.rows, view.cols);
+    const at = (square) => this.corner(square);
+    const named = (square) => ({ square, name: fileName(square[0]) + (square[1] + 1) });
+    drawBlocked(svg, this.drawing, at, (view.blocked || []).map(named));
+    drawPawns(svg, this.drawing, at, (view.pawns || []).map(named));
+    if (view.regions && view.letters) drawLetters(svg, this.drawing, at, this.letters(view.regions));
+    drawMarks(svg, this.drawing, at, (view.marks || []).map((mark) => ({ ...mark, ...named(mark.square) })));
     for (const piece of view.pieces) this.piece(svg, piece);
+    drawPins(svg, this.drawing, at, view.pieces.filter((piece) => piece.given).map((piece) => named(piece.square)));
     this.conflicts(svg, view.conflicts);
     this.hover = add(svg, "rect", {
       class: "hover", width: S, height: S, fill: "none", visibility: "hidden",
     });
     this.svg = svg;
     this.container.replaceChildren(svg);
+    if (this.hovered) this.track(this.hovered); // what is under the pointer may have changed
+  }
+
+  letters({ labels }) {
+    const found = [];
+    for (let rank = 0; rank < this.rows; rank++) {
+      for (let file = 0; file < this.cols; file++) {
+        const label = labels[rank] ? labels[rank][file] : undefined;
+        if (label) found.push({ square: [file, rank], label });
+      }
+    }
+    return found;
   }
 
   corner([file, rank]) {
@@ -253,6 +269,7 @@ export class Board {
   }
 
   track(square) {
+    this.hovered = square;
     if (!this.hover) return;
     this.hover.setAttribute("visibility", square ? "visible" : "hidden");
     if (square) {

@@ -61,8 +61,9 @@ function paintSquare([file, rank]) {
   draw();
 }
 
+// A new grid from the server; true when one came.
 export async function generateGrid() {
-  if (state.job || state.generating || $("generate").disabled) return;
+  if (state.job || state.generating || $("generate").disabled) return false;
   const seed = $("seed").value === "" ? Math.floor(Math.random() * 1e9) : Number($("seed").value);
   const body = { puzzle: $("puzzle").value, n: whole("rows"), seed };
   if (spec().takes_stars) body.stars = whole("stars");
@@ -77,6 +78,7 @@ export async function generateGrid() {
     } else {
       state.grid = result.grid;
       state.pieces = [];
+      state.marks = [];
       $("grid-text").value = state.grid.join("\n");
       state.hint = [];
       const grade = (result.note || "").split("; ").pop();
@@ -84,6 +86,7 @@ export async function generateGrid() {
       showFacts(result);
       state.result = null;
       refresh();
+      return true;
     }
   } catch (error) {
     say("status", `Generate failed: ${error.message}`, "bad");
@@ -91,6 +94,7 @@ export async function generateGrid() {
     state.generating = false;
     updateButtons();
   }
+  return false;
 }
 
 // The next piece a person could place by the named rules, and why; its square tinted.
@@ -104,6 +108,10 @@ export async function showHint() {
     $("status").dataset.hint = state.hint.join(" ");
     if (answer.solved) {
       say("status", "Hint: every square is decided", "good");
+    } else if (answer.dead_end) {
+      say("status", `Hint: ${answer.message}`, "bad");
+    } else if (!ahead && answer.stopped) {
+      say("status", `Hint: ${answer.message}`, "neutral");
     } else if (!ahead) {
       say("status", `Hint: no rule applies here; the next move needs a guess (${grade})`, "neutral");
     } else {

@@ -1,7 +1,10 @@
 // The buttons and the jobs they start (solve, optimize, count), followed live.
 import { drawChart } from "./chart.js";
+import { emit } from "./events.js";
 import { runOptions } from "./options.js";
-import { $, TASKS, VERBS, getJSON, post, regional, say, side, state } from "./state.js";
+import { nameOf } from "./position.js";
+import { $, TASKS, VERBS, getJSON, placesPawns, post, regional, say, side, state } from "./state.js";
+import { remember } from "./undo.js";
 import { refresh } from "./verdict.js";
 
 function solverTasks() {
@@ -117,12 +120,13 @@ function showProgress(final = null) {
   if (final) bar.value = 1;
   else if (latest.total) bar.value = latest.done / latest.total;
   else bar.value = Math.min(1, seconds / job.timeLimit);
-  const words = [];
+  // Once ended, the answer replaces the running words ("3476 of 4670 parts").
+  const words = final ? [final.words || "done"] : [];
   if (latest.objective !== undefined) words.push(`best found ${latest.objective}`);
   if (latest.bound !== undefined) words.push(`bound ${latest.bound}`);
-  if (latest.count !== undefined) words.push(`${latest.count.toLocaleString()} placements so far`);
-  if (latest.total) words.push(`${latest.done} of ${latest.total} parts`);
-  if (latest.message) words.push(latest.message);
+  if (latest.count !== undefined) words.push(`${latest.count.toLocaleString()} placements${final ? "" : " so far"}`);
+  if (latest.total && !final) words.push(`${latest.done} of ${latest.total} parts`);
+  if (latest.message && !final) words.push(latest.message);
   words.push(`${seconds.toFixed(1)} s`);
   $("progress-text").textContent = words.join(" · ");
 }
@@ -151,7 +155,7 @@ function showUniqueness(result, cancelled) {
   const kind = { unique: "good", "no solution": "neutral" }[words] || "bad";
   say("status", `Uniqueness: ${words}${cancelled ? " (cancelled)" : ""}`, kind);
   showFacts({ ...result, uniqueness: words });
-  showProgress({ seconds: result.seconds, count: result.count, task: "count" });
+  showProgress({ seconds: result.seconds, count: result.count, task: "count", words });
 }
 
 function statusWords(result) {
@@ -208,22 +212,47 @@ function showResult(result, cancelled) {
   const kind = { infeasible: "neutral", unknown: "bad" }[result.status] || "good";
   say("status", `${VERBS[result.task]}: ${statusWords(result)}${cancelled ? " (cancelled)" : ""}`, kind);
   showFacts(result);
-  showProgress({ seconds: result.seconds, objective: result.objective, bound: result.bound, count: result.count, task: result.task });
+  showProgress({
+    seconds: result.seconds, objective: result.objective, bound: result.bound, count: result.count,
+    task: result.task, words: statusWords(result),
+  });
   if (result.grid) state.grid = result.grid;
   if (result.pieces.length || result.task !== "count") {
     state.armies = result.armies;
-    state.pieces = fromJSON(result.pieces);
+    remember();
+    takePieces(result.pieces);
     state.offset = null;
     $("position").textContent = "–";
+    if (regional()) emit("answered");
     refresh();
   }
 }
 
-export function fromJSON(pieces) {
-  return pieces.map((piece) => ({
-    army: Math.max(0, state.catalog.armies.indexOf(piece.army)),
-    square: [piece.file - 1, piece.rank - 1],
-  }));
+// An answer's pieces onto the board: the pinned ones stay pinned, and the pawns a
+// queens-and-pawns answer places become the board's pawns.
+export function takePieces(pieces) {
+  const pinned = new Set(state.pieces.filter((piece) => piece.given).map((piece) => nameOf(piece.square)));
+  if (placesPawns()) state.pawns = pieces.filter((piece) => piece.piece === "pawn").map((piece) => piece.square);
+  state.pieces = pieces.filter((piece) => piece.piece !== "pawn").map((piece) => {
+    const square = [piece.file - 1, piece.rank - 1];
+    const taken = {
+      army: Math.max(0, state.catalog.armies.indexOf(piece.army)), square,
+    };
+    return pinned.has(nameOf(square)) ? { ...taken, given: true } : taken;
+  });
+  state.marks = [];
+}
+
+// Another puzzle: the last job's words, facts and chart are about something else.
+export function clearAnswer() {
+  if (state.job) return;
+  state.history = [];
+  showFacts(null);
+  $("live").hidden = true;
+  $("chart").replaceChildren();
+  $("progress-text").textContent = "";
+  $("progress").value = 0;
+  say("status", regional() ? "Press Solve, Count, Unique? or Hint." : "Press Solve, Optimize or Count.", "");
 }
 
 export function cancel() {

@@ -1,6 +1,8 @@
 // The options: what they ask of the server, their bounds, which fields show.
 import { emit } from "./events.js";
-import { $, NUMBERS, armyCount, regional, spec, state, whole } from "./state.js";
+import { fitMarks } from "./marks.js";
+import { fitPosition, positionOptions } from "./position.js";
+import { $, NUMBERS, armyCount, placesPawns, regional, spec, state, whole } from "./state.js";
 
 // The problem as the API's JSON options (only what is set).
 export function problemOptions() {
@@ -19,6 +21,8 @@ export function problemOptions() {
   }
   const kind = $("count-kind").value;
   if (kind && $("count-value").value !== "") body[kind] = whole("count-value");
+  Object.assign(body, positionOptions());
+  if (placesPawns()) body.pawns = whole("place-pawns");
   return body;
 }
 
@@ -60,6 +64,9 @@ function showFields() {
   $("optimize").hidden = grid;
   $("unique-check").hidden = !grid;
   $("hint").hidden = !grid;
+  $("symmetry-checks").hidden = grid; // region puzzles have no symmetry or optimum to ask for
+  $("place-pawns-field").hidden = !placesPawns();
+  for (const element of document.querySelectorAll(".region-only")) element.hidden = !grid;
   const idle = $("status").textContent;
   if (idle.startsWith("Press ")) {
     $("status").textContent = grid ? "Press Solve, Count, Unique? or Hint." : "Press Solve, Optimize or Count.";
@@ -78,10 +85,16 @@ export function optionsChanged() {
   state.pieces = state.pieces.filter(
     ({ army, square: [file, rank] }) => file < cols && rank < rows && army < armies,
   );
+  fitPosition(rows, cols);
+  fitMarks(rows, cols, regional());
   state.army = Math.min(state.army, armies - 1);
   state.offset = null;
   state.result = null;
   $("position").textContent = "–";
+  if (state.puzzle !== $("puzzle").value) {
+    state.puzzle = $("puzzle").value;
+    emit("puzzle-changed");
+  }
   emit("options-changed");
 }
 

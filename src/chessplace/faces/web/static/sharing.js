@@ -1,9 +1,12 @@
 // Browsing the placements, links that restore a puzzle, downloads.
 import { fileName, parseSquare } from "./board.js";
-import { fromJSON, updateButtons } from "./jobs.js";
+import { emit } from "./events.js";
+import { takePieces, updateButtons } from "./jobs.js";
 import { problemOptions, runOptions } from "./options.js";
+import { nameOf } from "./position.js";
 import { decode, encode } from "./share.js";
-import { $, COUNT_KINDS, armyCount, post, say, side, state } from "./state.js";
+import { $, COUNT_KINDS, armyCount, placesPawns, post, regional, say, side, state, whole } from "./state.js";
+import { remember } from "./undo.js";
 import { placed, refresh } from "./verdict.js";
 
 export async function browse(step) {
@@ -18,11 +21,17 @@ export async function browse(step) {
   try {
     const body = { ...runOptions(), offset, unique: $("unique").checked };
     const page = await post("/api/solutions", body);
-    state.offset = offset;
-    state.more = page.more;
-    state.pieces = fromJSON(page.pieces);
-    $("position").textContent = `#${offset + 1}${page.more ? "" : " (last)"}`;
-    refresh();
+    if (page.status === "unknown") {
+      say("status", `Browse: ${page.note}`, "neutral"); // the time limit came first
+    } else {
+      state.offset = offset;
+      state.more = page.more;
+      remember();
+      takePieces(page.pieces);
+      if (regional()) emit("answered");
+      $("position").textContent = `#${offset + 1}${page.more ? "" : " (last)"}`;
+      refresh();
+    }
   } catch (error) {
     say("status", error.message, "bad");
   }
@@ -32,11 +41,17 @@ export async function browse(step) {
 export function writeHash() {
   const armies = Array.from({ length: armyCount() }, () => []);
   for (const { army, square } of state.pieces) armies[army].push(fileName(square[0]) + (square[1] + 1));
-  history.replaceState(null, "", `#${encode(runOptions(), armies)}`);
+  const options = { ...runOptions(), place_pawns: placesPawns() ? whole("place-pawns") : undefined };
+  const position = {
+    blocked: state.blocked,
+    pawns: state.pawns,
+    given: state.pieces.filter((piece) => piece.given).map((piece) => nameOf(piece.square)),
+  };
+  history.replaceState(null, "", `#${encode(options, armies, position)}`);
 }
 
 export function readHash(hash) {
-  const { options, armies } = decode(hash);
+  const { options, armies, position } = decode(hash);
   if (options.puzzle && state.catalog.puzzles.some((puzzle) => puzzle.name === options.puzzle)) {
     $("puzzle").value = options.puzzle;
   }
@@ -49,6 +64,7 @@ export function readHash(hash) {
     set("cols", options.grid.length);
   }
   set("stars", options.stars);
+  set("place-pawns", options.place_pawns);
   for (const [key, id] of [["piece", "piece"], ["armies", "armies"], ["white", "white"], ["time_limit", "time-limit"]]) {
     set(id, options[key]);
   }
@@ -58,7 +74,11 @@ export function readHash(hash) {
   if (options.solver && [...$("solver").options].some((option) => option.value === options.solver)) {
     $("solver").value = options.solver;
   }
-  state.pieces = armies.flatMap((squares, army) => squares.map((name) => ({ army, square: parseSquare(name) })));
+  state.pieces = armies.flatMap((squares, army) => squares.map((name) => (
+    position.given.includes(name) ? { army, square: parseSquare(name), given: true } : { army, square: parseSquare(name) })));
+  state.blocked = position.blocked;
+  state.pawns = position.pawns;
+  state.marks = [];
 }
 
 export async function copyLink() {

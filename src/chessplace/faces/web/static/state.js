@@ -13,7 +13,11 @@ export const state = {
   catalog: null,
   limits: null,
   board: null,
-  pieces: [], // {army: index, square: [file, rank]}, 0-based
+  pieces: [], // {army: index, square: [file, rank], given: true for a pinned piece}, 0-based
+  blocked: [], // the position: blocked squares and pawns (names, "e4")
+  pawns: [], // given pawns, or (queens-and-pawns) the pawns placed
+  mode: "place", // what a click on a board does: place, block, given, pawn
+  marks: [], // a region puzzle's squares marked X by the player (names)
   hint: [], // squares a hint tints (names)
   armies: [], // the current problem's armies: {name, piece}
   verdict: null, // the server's verify answer for the pieces
@@ -69,3 +73,5 @@ export function armyCount() {
 }
 
 export const regional = () => Boolean(spec().takes_grid);
+// queens-and-pawns: the answer places the pawns, so the pawns on the board are placed ones.
+export const placesPawns = () => Boolean(spec().places_pawns);

@@ -1,9 +1,12 @@
 // The board and its verdict: drawing, placing pieces, the server's check.
-import { fileName, parseSquare, pieceLook } from "./board.js";
+import { parseSquare, pieceLook } from "./board.js";
 import { emit } from "./events.js";
+import { cycle, markView, ruledOut } from "./marks.js";
 import { problemOptions } from "./options.js";
+import { editPosition, holdsPosition, nameOf, placedPawns } from "./position.js";
 import { regionView } from "./regions.js";
 import { $, armyCount, post, regional, say, side, spec, state, whole } from "./state.js";
+import { remember } from "./undo.js";
 
 function pieceOf(army) {
   if (state.armies[army]) return state.armies[army].piece;
@@ -17,12 +20,16 @@ export function draw() {
   state.board.draw({
     rows: whole("rows"),
     cols: whole("cols"),
-    pieces: state.pieces.map(({ army, square }) => ({
-      army, square, look: pieceLook(pieceOf(army), state.catalog),
+    pieces: state.pieces.map(({ army, square, given }) => ({
+      army, square, given, look: pieceLook(pieceOf(army), state.catalog),
     })),
     attacked: squares([...attackedShown(), ...state.hint]),
     conflicts: verdict ? verdict.conflicts.map(squares).filter((pair) => pair.length === 2) : [],
     regions: regional() ? regionView() : null,
+    blocked: squares(state.blocked),
+    pawns: squares(state.pawns),
+    marks: regional() ? markView() : [],
+    letters: $("letters").checked,
   });
   emit("drawn");
 }
@@ -38,7 +45,7 @@ function attackedShown() {
   const several = by.length > 1;
   const name = state.catalog.armies[state.army];
   const names = several ? by.filter((_, army) => army !== state.army).flat() : verdict.attacked;
-  const occupied = new Set(placed().map((piece) => piece.square));
+  const occupied = new Set([...placed().map((piece) => piece.square), ...state.blocked, ...state.pawns]);
   const free = [...new Set(names)].filter((square) => !occupied.has(square));
   const board = whole("rows") * whole("cols") - occupied.size;
   legend.textContent = several
@@ -47,10 +54,12 @@ function attackedShown() {
   return free;
 }
 
+// The pieces on the board as the API takes them (given ones too; pawns an answer places).
 export function placed() {
-  return state.pieces.map(({ army, square }) => ({
-    army: state.catalog.armies[army], square: fileName(square[0]) + (square[1] + 1),
-  }));
+  return [
+    ...state.pieces.map(({ army, square }) => ({ army: state.catalog.armies[army], square: nameOf(square) })),
+    ...placedPawns(),
+  ];
 }
 
 // Redraw at once, then check the placement (and the options) with the server.
@@ -150,12 +159,23 @@ function showArmies() {
   }
 }
 
+// A click on a square: a region puzzle's tap (X, crown, empty); a piece placed or removed;
+// or, in another mode, the position changed.
 export function onSquare(square) {
   if (state.job || state.generating) return;
+  if (!regional() && state.mode === "place" && holdsPosition(square)) return;
   state.hint = [];
-  const at = state.pieces.findIndex((piece) => piece.square[0] === square[0] && piece.square[1] === square[1]);
-  if (at >= 0) state.pieces.splice(at, 1);
-  else state.pieces.push({ army: state.army, square });
+  remember();
+  if (regional()) {
+    cycle(square);
+  } else if (state.mode !== "place") {
+    editPosition(square);
+  } else {
+    const at = state.pieces.findIndex((piece) => piece.square[0] === square[0] && piece.square[1] === square[1]);
+    if (at >= 0) state.pieces.splice(at, 1);
+    else state.pieces.push({ army: state.army, square });
+  }
+  emit("moved");
   state.offset = null;
   $("position").textContent = "–";
   refresh();
@@ -166,11 +186,17 @@ export function onHover(square) {
     $("hover").textContent = "";
     return;
   }
-  const name = fileName(square[0]) + (square[1] + 1);
+  const name = nameOf(square);
   const piece = state.pieces.find((p) => p.square[0] === square[0] && p.square[1] === square[1]);
   const attacked = state.verdict && state.verdict.attacked.includes(name);
-  const what = piece ? `${state.catalog.armies[piece.army]} ${pieceOf(piece.army)}` : (attacked ? "attacked" : "free");
-  const grid = state.grid && regional() ? state.grid[state.grid.length - 1 - square[1]] : null;
-  const region = grid && grid[square[0]] ? ` · region ${grid[square[0]]}` : "";
+  const grid = regional();
+  let what = attacked ? "attacked" : "free";
+  if (piece) what = `${grid ? "" : `${state.catalog.armies[piece.army]} `}${pieceOf(piece.army)}${piece.given ? " (pinned)" : ""}`;
+  else if (state.blocked.includes(name)) what = "blocked";
+  else if (state.pawns.includes(name)) what = "pawn";
+  else if (grid && state.marks.includes(name)) what = "marked X";
+  else if (grid && $("auto-x").checked && ruledOut().has(name)) what = "ruled out";
+  const row = state.grid && grid ? state.grid[state.grid.length - 1 - square[1]] : null;
+  const region = row && row[square[0]] ? ` · region ${row[square[0]]}` : "";
   $("hover").textContent = `${name}${region}: ${what}`;
 }

@@ -1,0 +1,83 @@
+// A region puzzle played by a person: the clock runs from the first move to the solve,
+// the best time per puzzle and size is kept in the browser, hints are counted, and a
+// daily puzzle's result can be shared as one line of text.
+import { clockText, resetClock, running, startClock, stopClock } from "./clock.js";
+import { load, save } from "./stored.js";
+import { $, regional, spec, state, whole } from "./state.js";
+
+let game = { key: null, hints: 0, helped: false, done: false };
+
+const gridKey = () => (regional() && state.grid ? `${$("puzzle").value}:${state.grid.join(".")}` : null);
+const size = () => `${whole("rows")}×${whole("rows")}`;
+const bestKey = () => `best.${$("puzzle").value}.${whole("rows")}${spec().takes_stars ? `.${whole("stars")}` : ""}`;
+
+// A new grid (generated, typed, painted, from a link) starts a new game.
+function current() {
+  const key = gridKey();
+  if (key === game.key) return;
+  game = { key, hints: 0, helped: false, done: false };
+  resetClock();
+  $("play-note").textContent = "";
+  $("daily-result").hidden = true;
+  showBest();
+}
+
+function showBest() {
+  const best = regional() ? load(bestKey(), null) : null;
+  $("best").textContent = best === null ? "" : `best ${size()}: ${clockText(best)}`;
+}
+
+export function moved() {
+  current();
+  if (regional() && !game.done) startClock();
+}
+
+export function hinted() {
+  current();
+  game.hints += 1;
+}
+
+// An engine's answer was shown (Solve, browsing): no best time for this game.
+export function revealed() {
+  current();
+  game.helped = true;
+}
+
+export const hintWords = (hints) => (hints === 0 ? "no hints" : hints === 1 ? "1 hint" : `${hints} hints`);
+
+export function dailyText(date, n, seconds, hints) {
+  return `chessplace daily ${date} · ${n}×${n} · ${clockText(seconds)} · ${hintWords(hints)}`;
+}
+
+// After each check: solved by hand with the clock running ends the game.
+export function checked() {
+  current();
+  if (!regional() || game.done || !running()) return;
+  if (!state.verdict || state.verdict.status !== "valid" || !state.pieces.length) return;
+  game.done = true;
+  const time = stopClock();
+  if (game.helped) {
+    $("play-note").textContent = `Shown by the engine after ${clockText(time)}: no best time.`;
+    return;
+  }
+  const best = load(bestKey(), null);
+  const fair = game.hints === 0;
+  const record = fair && (best === null || time < best);
+  if (record) save(bestKey(), time);
+  $("play-note").textContent = `Solved in ${clockText(time)}, ${hintWords(game.hints)}`
+    + (record ? ` — a new best for ${size()}!` : fair ? "." : " (bests count solves without hints).");
+  showBest();
+  const daily = state.daily;
+  if (daily && daily.grid === state.grid.join(".")) {
+    $("daily-result").hidden = false;
+    $("daily-text").value = dailyText(daily.date, whole("rows"), time, game.hints);
+  }
+}
+
+export async function copyDaily() {
+  $("daily-text").select();
+  try {
+    await navigator.clipboard.writeText($("daily-text").value);
+    $("play-note").textContent = "Result copied.";
+  } catch { /* selected: copy it by hand */ }
+}

@@ -1,0 +1,32 @@
+"""Jupyter's drawing of a placement is the faces' drawing: a region puzzle's regions
+coloured, broken rules marked (``_repr_svg_`` drew region puzzles as a plain board)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chessplace import Board, Placement, puzzles
+from chessplace.core.problem import Problem
+from chessplace.core.puzzles import region_puzzle
+from chessplace.forms.drawing import marked_svg
+from chessplace.forms.svg import region_colour
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        region_puzzle("queens-game", ["ABBB", "AABB", "CCCD", "CCDD"]),
+        puzzles.queens(Board.square(4)),
+    ],
+    ids=["regions", "plain"],
+)
+def test_jupyter_draws_what_the_faces_draw(problem: Problem) -> None:
+    touching = Placement.from_squares(problem, [[(0, 0), (1, 1)]])
+    assert touching.verify()
+    assert touching._repr_svg_() == marked_svg(touching, conflicts=True)
+
+
+def test_a_region_puzzle_in_jupyter_shows_its_regions() -> None:
+    problem = region_puzzle("queens-game", ["ABBB", "AABB", "CCCD", "CCDD"])
+    svg = Placement.from_squares(problem, [[(0, 2)]])._repr_svg_()
+    assert all(f'fill="{region_colour(r)}"' in svg for r in range(4))
