@@ -145,7 +145,8 @@ def run_pawn_count(
     resumed = len(finished)
     pending = [task for task in tasks if task.key not in finished]
     stop = stop_flag() if dask is None else None
-    control.report(count=solutions, done=len(finished), total=len(tasks))
+    said = f"resumed: {resumed:,} of {len(tasks):,} parts done" if resumed else ""
+    control.report(count=solutions, done=len(finished), total=len(tasks), message=said)
     try:
         with executor(workers, dask, connect_seconds(control.remaining())) as pool:
             futures = {
