@@ -235,7 +235,7 @@ def test_every_other_engine_refuses_a_position_with_its_reason() -> None:
             reason = engine.refusal(problem, task)
             if reason is None:
                 takers.add(name)
-    assert takers == {"sat", "cpsat", "portfolio"}
+    assert takers == {"sat", "cpsat", "portfolio", "bitboard"}
 
 
 def test_bad_positions_are_value_errors() -> None:

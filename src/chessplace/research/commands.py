@@ -23,6 +23,10 @@ COMMANDS = {
     "crosscheck-optima": ("crosscheck_optima", "check a list of optimal classes by SAT"),
     "crosscheck-search": ("crosscheck_search", "check an optimum by the independent C search"),
     "crosscheck-count": ("crosscheck_count", "check a list of optimal classes by counting in C"),
+    "crosscheck-pawns": (
+        "crosscheck_pawns",
+        "recount random parts of an n+k queens count by CP-SAT",
+    ),
     "reprove-certificate": ("reprove_certificate", "prove a certificate's cubes again, checked"),
     "tables": ("tables", "write results/README.md's tables from the records"),
 }

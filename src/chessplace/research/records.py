@@ -18,7 +18,16 @@ from typing import Any
 from chessplace.research.cube_solving import covers, refuted_share
 from chessplace.research.splitting import OVER
 
-SEQUENCES = ("a250000", "a260680", "a279405", "a308632")
+SEQUENCES = (
+    "a250000",
+    "a260680",
+    "a279405",
+    "a308632",
+    "a103330",
+    "a103331",
+    "a129552",
+    "a129554",
+)
 """The folders of ``results/``, one per sequence."""
 
 
@@ -29,6 +38,12 @@ def term_records(folder: Path) -> dict[int, dict[str, Any]]:
         if re.fullmatch(r"n\d+", path.stem):
             found[int(path.stem[1:])] = json.loads(path.read_text(encoding="utf-8"))
     return dict(sorted(found.items()))
+
+
+def term_value(info: dict[str, Any], record: dict[str, Any]) -> Any:
+    """A record's value for its sequence: the optimum, or (``"field"`` in
+    ``sequence.json``) the count or the count up to symmetry."""
+    return record[info.get("field", "value")]
 
 
 def about(folder: Path) -> dict[str, Any]:
@@ -76,6 +91,15 @@ def figures(folder: Path, check: dict[str, Any]) -> Figures:
 
 def _from_journal(path: Path) -> Figures:
     header, records = journal_records(path)
+    if header.get("kind") == "pawn parts":  # parts of a count recounted by CP-SAT
+        agree = all(r["agree"] for r in records)
+        return Figures(
+            len(records),
+            "part",
+            agree and bool(records),
+            1.0 if agree else sum(r["agree"] for r in records) / len(records),
+            sum(r["seconds"] for r in records),
+        )
     if "chunk lines" in header:  # the C search: every word of one length, so 2^lines
         wanted = 1 << header["chunk lines"]
         done = len({r["chunk"] for r in records})

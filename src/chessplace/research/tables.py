@@ -21,7 +21,7 @@ from typing import Any
 
 from chessplace.data.reference import terms
 from chessplace.research.commands import prog
-from chessplace.research.records import SEQUENCES, about, figures, term_records
+from chessplace.research.records import SEQUENCES, about, figures, term_records, term_value
 
 BLOCK = re.compile(r"(<!-- table (?P<name>[a-z0-9-]+) -->\n)(.*?)(<!-- end -->)", re.S)
 """A generated table in the README: its marker, its body and its end."""
@@ -71,10 +71,12 @@ def terms_table(results: Path, sequence: str) -> str:
     rows, notes = [], []
     for n, record in term_records(folder).items():
         witness = "verified" if record["verify"].startswith("valid") else "**not verified**"
+        if record["verify"] == "not a placement task":
+            witness = "a count"
         rows.append(
             [
                 n,
-                record["value"],
+                _shown(term_value(info, record)),
                 _status(info["terms"][str(n)]),
                 f"`{record['command']}`",
                 _seconds(record["wall_seconds"]),
@@ -168,11 +170,17 @@ def bfile(results: Path, sequence: str) -> str:
     """A sequence's b-file lines ("n a(n)"): the terms of the reference table (the OEIS
     entry's) with the records' after them; ``ValueError`` where the two disagree."""
     values = dict(terms(sequence.upper()))
+    info = about(results / sequence)
     for n, record in term_records(results / sequence).items():
-        value = record["classes_count"] if "classes_count" in record else record["value"]
+        value = record["classes_count"] if "classes_count" in record else term_value(info, record)
         if values.setdefault(n, value) != value:
             raise ValueError(f"{sequence}/n{n}.json says {value}, the OEIS entry {values[n]}")
     return "```\n" + "".join(f"{n} {values[n]}\n" for n in sorted(values)) + "```\n"
+
+
+def _shown(value: object) -> str:
+    """A value as the tables show it: counts with thousands separators."""
+    return f"{value:,}" if isinstance(value, int) and value >= 10_000 else str(value)
 
 
 def _span(values: list[int]) -> str:
@@ -194,6 +202,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "a260680": classes_table,
     "a279405": lambda results: terms_table(results, "a279405"),
     "a308632": lambda results: terms_table(results, "a308632"),
+    **{s: partial(terms_table, sequence=s) for s in ("a103330", "a103331", "a129552", "a129554")},
     "checks": checks_table,
     **{f"bfile-{s}": partial(bfile, sequence=s) for s in SEQUENCES},
 }

@@ -53,13 +53,15 @@ class Shape:
 
     ``leaps`` are the piece's displacements (dx, dy), dy > 0, beyond its
     rook and bishop rides; ``collect`` writes solutions out instead of
-    counting symmetry classes.
+    counting symmetry classes; ``plain`` counts every solution once, without
+    symmetry (a position's blocked squares and given pieces break it).
     """
 
     n: int
     diagonals: bool
     leaps: tuple[tuple[int, int], ...]
     collect: bool
+    plain: bool = False
 
     @property
     def depth(self) -> int:
@@ -94,7 +96,8 @@ def source(shape: Shape) -> str:
     """A module defining ``search(forbid, first, out, stop) -> (found, classes)``.
 
     ``forbid[r]`` masks the columns row r may not use; ``first`` is the
-    first row's column. When counting, ``forbid`` must carry the rules of
+    first row's column. When counting plainly, ``found`` and ``classes`` both
+    count every solution. When counting by classes, ``forbid`` must carry the rules of
     :func:`chessplace.engines.bitboard.split.class_pruning` (the symmetry check at
     each solution relies on them); ``found`` weighs each class's smallest
     member by its class size and ``classes`` counts them. When collecting,
@@ -108,7 +111,7 @@ def source(shape: Shape) -> str:
     write = _Writer()
     write("import numpy as np")
     write("from numba import njit, uint64")
-    write("from chessplace.engines.bitboard.leaf import class_size, write_columns")
+    write("from chessplace.engines.bitboard.leaf import class_size, popcount, write_columns")
     write("")
     for index in reversed(range(len(starts))):
         end = starts[index + 1] if index + 1 < len(starts) else n
@@ -157,7 +160,7 @@ def _segment(write: _Writer, shape: Shape, index: int, start: int, end: int) -> 
     write("one = uint64(1)")
     write("zero = uint64(0)")
     write("classes = 0")
-    if end == n and not shape.collect:
+    if end == n and not shape.collect and not shape.plain:
         write(f"sides = uint64({1 | 1 << (n - 1)})")
         write(f"ends = (one << uint64(first)) | (one << uint64({n - 1} - first))")
         write(f"middle = 2 * first == {n - 1}")
@@ -265,6 +268,10 @@ def _leaf(write: _Writer, shape: Shape, start: int) -> None:
     """The last row: count (or write out) the solution it completes."""
     last = shape.n - 1
     free = f"free{last}"
+    if shape.plain and not shape.collect:
+        write(f"found += popcount({free})")
+        write(f"classes += popcount({free})")
+        return
     with write.block(f"if {free}:"):
         for row in range(start, last):
             write(f"bits[{row}] = c{row} ^ c{_tag(row - 1)}")

@@ -5,13 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from chessplace.core.pieces import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
+from chessplace.core.errors import BadRequest
+from chessplace.core.pieces import BISHOP_DIRECTIONS, QUEEN, ROOK, ROOK_DIRECTIONS, Piece
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.bitboard.codegen import Shape
-from chessplace.engines.bitboard.split import CountSpec, class_subproblems, mirror_subproblems
+from chessplace.engines.bitboard.pawns import Position
+from chessplace.engines.bitboard.split import (
+    CountSpec,
+    class_subproblems,
+    mirror_subproblems,
+    plain_subproblems,
+)
 from chessplace.runtime.control import Control
 
 
@@ -21,6 +28,12 @@ class BitboardEngine(Engine):
     ``workers`` threads (default: every core), or a Dask cluster (``dask``:
     an address, or ``local``); ``checkpoint`` names a file of finished
     subproblems to resume from.
+
+    A position is counted too: blocked squares and given pieces as masks per row,
+    and for queens and rooks pawns, given or placed (the n+k queens problem), by the
+    search of one queen per segment (:mod:`chessplace.engines.bitboard.pawns`),
+    classes taken under the symmetries that keep the position. Listing takes no
+    position.
     """
 
     name = "bitboard"
@@ -29,6 +42,7 @@ class BitboardEngine(Engine):
     package = "numba"
     module = "numba"
     tasks = frozenset({Task.COUNT, Task.LIST})
+    takes_position = True
 
     def __init__(
         self, workers: int | None = None, dask: str | None = None, checkpoint: Path | None = None
@@ -53,6 +67,8 @@ class BitboardEngine(Engine):
             return f"the bitboard search needs a piece with the rook's moves, not {army.piece}"
         if not army.piece.ride_directions <= ROOK_DIRECTIONS | BISHOP_DIRECTIONS:
             return "the bitboard search handles rook and bishop rides plus leaps"
+        if problem.has_position:
+            return _position_refusal(problem, task)
         if army.minimum != board.rows:
             # With the rook's moves no more than n fit, so at least n is exactly n;
             # fewer than n (at most n, or a range below) would be a different count.
@@ -63,15 +79,46 @@ class BitboardEngine(Engine):
         from chessplace.engines.bitboard.kernel import compiled, shape_of
         from chessplace.engines.bitboard.runner import run_count
 
+        if problem.has_position and by_segments(problem.armies[0].piece):
+            return self._count_segments(problem, control, unique)
         spec = _spec(problem)
+        if spec.plain and unique and len(problem.symmetries()) > 1:
+            raise BadRequest(
+                "the bitboard search counts the classes of a symmetric position for "
+                "queens and rooks only: count without unique, or with solver cpsat"
+            )
         if self.dask in (None, "local"):  # this machine's cache serves the workers
-            shape = shape_of(problem.armies[0].piece, spec.n, collect=False)
+            shape = shape_of(problem.armies[0].piece, spec.n, collect=False, plain=spec.plain)
             if not _compiled_first(shape, control):
                 note = f"stopped while compiling the {spec.n}×{spec.n} search (once per machine)"
                 return Result(Status.PARTIAL, self.name, count=0, note=note)
             compiled(shape)
-        tasks = class_subproblems(spec.n)
+        tasks = plain_subproblems(spec) if spec.plain else class_subproblems(spec.n)
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
+        note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
+        return Result(
+            Status.COMPLETE if tally.finished else Status.PARTIAL,
+            self.name,
+            count=tally.solutions,
+            unique=tally.canonical if unique and tally.finished else None,
+            note=note,
+        )
+
+    def _count_segments(self, problem: Problem, control: Control, unique: bool) -> Result:
+        """Queens or rooks with a position: one per row segment (pawns cut the lines)."""
+        from chessplace.engines.bitboard.runner import run_pawn_count
+
+        army = problem.armies[0]
+        position = Position(
+            n=problem.board.rows,
+            queens=army.minimum,
+            free_pawns=problem.free_pawns,
+            blocked=problem.blocked,
+            pawns=problem.pawns,
+            given=problem.given_of(0),
+            diagonals=army.piece.ride_directions >= BISHOP_DIRECTIONS,
+        )
+        tally = run_pawn_count(position, control, self.workers, self.dask, self.checkpoint)
         note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
         return Result(
             Status.COMPLETE if tally.finished else Status.PARTIAL,
@@ -120,8 +167,45 @@ def _compiled_first(shape: Shape, control: Control) -> bool:
     return compile_apart(shape, lambda: control.stopped)
 
 
+def by_segments(piece: Piece) -> bool:
+    """True for the queen and the rook: pieces whose rides are all their moves, counted
+    one per segment by the search that knows pawns."""
+    return piece in (QUEEN, ROOK)
+
+
+def _position_refusal(problem: Problem, task: Task) -> str | None:
+    """Why a position is out of reach: listing, pawns with a piece that leaps, or a
+    count other than one piece per row (with pawns: per row segment)."""
+    if task is not Task.COUNT:
+        return "the bitboard search lists solutions without blocked squares, pawns or givens"
+    army, n = problem.armies[0], problem.board.rows
+    pawns = len(problem.pawns) + problem.free_pawns
+    if pawns and not by_segments(army.piece):
+        return "the bitboard search counts queens and rooks with pawns, no other piece"
+    if army.minimum != army.maximum or army.minimum != n + pawns:
+        if not pawns:
+            return f"the bitboard search counts placements of exactly {n} (one per row)"
+        return (
+            f"the bitboard search counts exactly {n + pawns} {army.piece.name}s with "
+            f"{pawns} pawn{'s' if pawns != 1 else ''} (one in every row segment)"
+        )
+    return None
+
+
 def _spec(problem: Problem) -> CountSpec:
-    return CountSpec(problem.board.rows, problem.armies[0].piece.betza)
+    """What the generated search counts: with a position, the rows' blocked squares and
+    given pieces as masks (a given piece leaves its row only its square)."""
+    n = problem.board.rows
+    betza = problem.armies[0].piece.betza
+    if not problem.has_position:
+        return CountSpec(n, betza)
+    full = (1 << n) - 1
+    forbid = [0] * n
+    for x, y in problem.blocked:
+        forbid[y] |= 1 << x
+    for x, y in problem.given_of(0):
+        forbid[y] |= full & ~(1 << x)
+    return CountSpec(n, betza, tuple(forbid))
 
 
 def _split_rows(n: int) -> int:

@@ -50,15 +50,16 @@ def stop_flag() -> np.ndarray:
     return np.zeros(1, dtype=np.uint8)
 
 
-def shape_of(piece: Piece, n: int, collect: bool) -> Shape:
-    """The compiled shape for ``piece`` on n×n: its diagonals and its further leaps."""
+def shape_of(piece: Piece, n: int, collect: bool, plain: bool = False) -> Shape:
+    """The compiled shape for ``piece`` on n×n: its diagonals and its further leaps
+    (``plain``: counting every solution, without symmetry)."""
     diagonals = piece.ride_directions >= BISHOP_DIRECTIONS
     leaps = {
         (dx, dy)
         for dx, dy in piece.bounded_vectors
         if dy > 0 and dx != 0 and dy < n and not (diagonals and abs(dx) == dy)
     }
-    return Shape(n, diagonals, tuple(sorted(leaps)), collect)
+    return Shape(n, diagonals, tuple(sorted(leaps)), collect, plain and not collect)
 
 
 _COMPILING = threading.Lock()

@@ -13,6 +13,15 @@ for _i in range(64):
 
 
 @njit(nogil=True, cache=True)
+def popcount(word):  # type: ignore[no-untyped-def]
+    """How many bits of a 64-bit word are set."""
+    word = word - ((word >> uint64(1)) & uint64(0x5555555555555555))
+    word = (word & uint64(0x3333333333333333)) + ((word >> uint64(2)) & uint64(0x3333333333333333))
+    word = (word + (word >> uint64(4))) & uint64(0x0F0F0F0F0F0F0F0F)
+    return (word * uint64(0x0101010101010101)) >> uint64(56)
+
+
+@njit(nogil=True, cache=True)
 def write_columns(bits, columns):  # type: ignore[no-untyped-def]
     """Each row's column, from the row's one-bit mask."""
     for row in range(bits.shape[0]):

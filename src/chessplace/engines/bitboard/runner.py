@@ -8,11 +8,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from chessplace.engines.bitboard.checkpoint import count_journal
+from chessplace.engines.bitboard.checkpoint import Finished, count_journal
 from chessplace.engines.bitboard.kernel import stop_flag
+from chessplace.engines.bitboard.pawns import (
+    Position,
+    count_task,
+    digest,
+    pawn_classes,
+    pawn_tasks,
+)
 from chessplace.engines.bitboard.split import CountSpec, Subproblem
 from chessplace.engines.bitboard.tasks import count_prefix
 from chessplace.runtime.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
@@ -58,13 +66,15 @@ def run_count(
     checkpointed); Dask workers cannot share it, so there a stop only
     cancels the subproblems not yet started.
     """
-    header = {
+    header: dict[str, Any] = {
         "n": spec.n,
         "piece": spec.betza,
-        "method": "classes",
+        "method": "plain" if spec.plain else "classes",
         "tasks": len(tasks),
         "first": tasks[0].key if tasks else "",
     }
+    if spec.plain:
+        header["forbid"] = list(spec.forbid)
     weights = {task.key: task.weight for task in tasks}
     record = count_journal(checkpoint, header, weights) if checkpoint else None
     done = set(record.done) if record else set()
@@ -98,11 +108,72 @@ def run_count(
     return Tally(solutions, classes, finished=len(done) == len(tasks), resumed=resumed)
 
 
-def _interrupt(
-    stop: np.ndarray | None, futures: dict[cf.Future[tuple[int, int] | None], Subproblem]
-) -> None:
+def _interrupt(stop: np.ndarray | None, futures: dict[cf.Future[Any], Any]) -> None:
     """Stop the searches under way (sharing ``stop``) and cancel those not started."""
     if stop is not None:
         stop[0] = 1
     for future in futures:
         future.cancel()
+
+
+def run_pawn_count(
+    position: Position,
+    control: Control,
+    workers: int | None = None,
+    dask: str | None = None,
+    checkpoint: Path | None = None,
+) -> Tally:
+    """Count one queen per segment (:mod:`chessplace.engines.bitboard.pawns`) over every
+    subproblem not already in the checkpoint; stop early on request, as
+    :func:`run_count` does. ``Tally.canonical`` counts the classes under the
+    position's symmetries."""
+    control.report(count=0, message="choosing the pawns' squares")
+    classes = pawn_classes(position, lambda: control.stopped)
+    if classes is None:
+        return Tally(0, 0, finished=False, resumed=0)
+    tasks = pawn_tasks(position, classes)
+    header: dict[str, Any] = {
+        **position.header(),
+        "classes": len(classes),
+        "digest": digest(classes),
+        "tasks": len(tasks),
+    }
+    record = count_journal(checkpoint, header, (t.key for t in tasks)) if checkpoint else None
+    finished = dict(record.done) if record else {}
+    solutions = sum(s for s, _ in finished.values())
+    scaled = sum(c for _, c in finished.values())
+    resumed = len(finished)
+    pending = [task for task in tasks if task.key not in finished]
+    stop = stop_flag() if dask is None else None
+    said = f"resumed: {resumed:,} of {len(tasks):,} parts done" if resumed else ""
+    control.report(count=solutions, done=len(finished), total=len(tasks), message=said)
+    try:
+        with executor(workers, dask, connect_seconds(control.remaining())) as pool:
+            futures = {
+                pool.submit(
+                    count_task, position, [classes[i] for i in t.classes], t.prefix, stop
+                ): t
+                for t in pending
+            }
+            with control.interrupting(lambda: _interrupt(stop, futures)):
+                for future in cf.as_completed(futures):
+                    if future.cancelled() or (counted := future.result()) is None:
+                        continue
+                    task = futures[future]
+                    found, found_scaled = counted
+                    finished[task.key] = Finished(found, found_scaled)
+                    solutions += found
+                    scaled += found_scaled
+                    if record:
+                        record.record(task.key, found, found_scaled)
+                    control.report(count=solutions, done=len(finished), total=len(tasks))
+                    if control.stopped:
+                        _interrupt(stop, futures)
+    finally:
+        if record:
+            record.close()
+    group = len(position.group())
+    done = len(finished) == len(tasks)
+    if done and scaled % group:
+        raise AssertionError(f"the classes' sum {scaled} is not a multiple of {group}")
+    return Tally(solutions, scaled // group, finished=done, resumed=resumed)

@@ -9,10 +9,24 @@ import numpy as np
 
 @dataclass(frozen=True)
 class CountSpec:
-    """What is counted: n pieces written ``betza``, one per row of n×n."""
+    """What is counted: n pieces written ``betza``, one per row of n×n.
+
+    ``forbid`` (a position's blocked squares and given pieces, as a mask per row of
+    the columns it may not use) makes the count plain: every solution once, without
+    symmetry, over subproblems that start in every column (:func:`plain_subproblems`).
+    """
 
     n: int
     betza: str
+    forbid: tuple[int, ...] = ()
+
+    @property
+    def plain(self) -> bool:
+        return bool(self.forbid)
+
+    def forbidden(self) -> np.ndarray:
+        """``forbid`` as the kernel takes it (zeros when there is no position)."""
+        return np.array(self.forbid or [0] * self.n, dtype=np.uint64)
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,22 @@ def class_subproblems(n: int) -> list[Subproblem]:
     """
     firsts: list[tuple[int, ...]] = [(first,) for first in range((n - 1) // 2 + 1)]
     return [Subproblem(p) for p in _extend(firsts, n, min(2, n))]
+
+
+def plain_subproblems(spec: CountSpec) -> list[Subproblem]:
+    """Prefixes of the first two rows (where the board has them) in every pair of
+    columns that the position allows, for a count without symmetry."""
+    n = spec.n
+    forbid = spec.forbid or (0,) * n
+    firsts = [(c,) for c in range(n) if not forbid[0] >> c & 1]
+    if n < 2:
+        return [Subproblem(p) for p in firsts]
+    return [
+        Subproblem((*p, c))
+        for p in firsts
+        for c in range(n)
+        if c != p[0] and not forbid[1] >> c & 1
+    ]
 
 
 def class_pruning(n: int, prefix: tuple[int, ...]) -> np.ndarray:

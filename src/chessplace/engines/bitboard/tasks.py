@@ -20,7 +20,7 @@ _BATCH = 1 << 12
 
 
 def _search(spec: CountSpec, collect: bool) -> Search:
-    return compiled(shape_of(piece_from_text(spec.betza), spec.n, collect))
+    return compiled(shape_of(piece_from_text(spec.betza), spec.n, collect, spec.plain))
 
 
 def _forcing(n: int, prefix: tuple[int, ...]) -> np.ndarray:
@@ -38,7 +38,8 @@ def count_prefix(
     """(solutions, symmetry classes) whose smallest member completes ``prefix``,
     or ``None`` when ``stop`` (a :func:`~chessplace.engines.bitboard.kernel.stop_flag`
     shared with the caller's thread) was set before the search finished."""
-    forbid = _forcing(spec.n, prefix) | class_pruning(spec.n, prefix)
+    rules = spec.forbidden() if spec.plain else class_pruning(spec.n, prefix)
+    forbid = _forcing(spec.n, prefix) | rules
     nothing = np.zeros((0, spec.n), dtype=np.int64)
     found, classes = _search(spec, False)(
         forbid, prefix[0], nothing, stop_flag() if stop is None else stop
