@@ -16,8 +16,6 @@ from chessplace.core.result import Result, Status
 from chessplace.encodings import lines
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.lines.geometry import Geometry, geometry
-from chessplace.engines.lines.optima import board_images, enumerate_optima
-from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch, dask_chunks
 from chessplace.runtime.control import Control
 
 if TYPE_CHECKING:  # the search modules load Numba, which the registry must not
@@ -98,7 +96,7 @@ class LineSearchEngine(Engine):
         return None
 
     def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
-        from chessplace.engines.lines.runner import LineSearch
+        from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch, dask_chunks
 
         equal = problem.equal_armies
         piece, colours = problem.armies[0].piece, len(problem.armies)
@@ -161,6 +159,8 @@ class LineSearchEngine(Engine):
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
         """Every placement with exactly m of each army (see :mod:`optima`); a stop
         answers the classes of the chunks finished, as a lower bound."""
+
+        from chessplace.engines.lines.optima import board_images, enumerate_optima
 
         m = problem.armies[0].minimum
         _, search = self._search(problem, None)
