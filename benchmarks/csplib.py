@@ -14,7 +14,8 @@ Two races, both on instances nobody here wrote, every answer verified:
 Nothing of CSPLib is kept in this repository: the script reads the checkout named by
 ``--csplib`` (a work tree, or a bare git directory read through ``git show``) and builds
 into a cache directory. It prints markdown tables and plots time against the number of
-blocked squares to benchmarks/out/csplib.png.
+blocked squares to benchmarks/out/csplib.png
+(csplib-asp.png, csplib-random.png when one race is skipped).
 
     python benchmarks/csplib.py --csplib DIR [--quick] [--limit K] [--skip-race]
 """
@@ -357,29 +358,36 @@ def _agrees(row: Row) -> bool:
     return len(found) == 1 and row.outcomes["chessplace"].status != "timeout"
 
 
-def hard_table(rows: Sequence[Row], baseline: str, share: float = 0.25) -> str:
-    """The hardest instances for the baseline (its slowest ``share`` per n)."""
+def hard_table(rows: Sequence[Row], baseline: str, hard: float = 1.0) -> str:
+    """The hard instances: those the baseline took ``hard`` seconds or more on, or
+    did not answer within the time limit."""
     lines = [
-        f"| n | hardest for {baseline} | chessplace total s | {baseline} total s | ratio |",
-        "| --- | --- | --- | --- | --- |",
+        f"| n | hard for {baseline} (≥ {hard:g} s) | {baseline} timed out | "
+        f"chessplace timed out | chessplace total s | {baseline} total s | ratio |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     groups: dict[int, list[Row]] = {}
     for row in rows:
         groups.setdefault(row.instance.n, []).append(row)
     for n, group in groups.items():
-        group = sorted(group, key=lambda r: r.outcomes[baseline].seconds, reverse=True)
-        hard = group[: max(1, round(len(group) * share))]
-        mine = sum(r.outcomes["chessplace"].seconds for r in hard)
-        theirs = [r.outcomes[baseline] for r in hard]
-        over = "≥" if any(o.status == "timeout" for o in theirs) else ""
-        total = sum(o.seconds for o in theirs)
+        chosen = [r for r in group if r.outcomes[baseline].seconds >= hard]
+        if not chosen:
+            lines.append(f"| {n} | 0 | | | | | |")
+            continue
+        mine = [r.outcomes["chessplace"] for r in chosen]
+        theirs = [r.outcomes[baseline] for r in chosen]
+        out_theirs = sum(o.status == "timeout" for o in theirs)
+        out_mine = sum(o.status == "timeout" for o in mine)
+        total, own = sum(o.seconds for o in theirs), sum(o.seconds for o in mine)
+        over = "≥" if out_theirs else ""
         lines.append(
-            f"| {n} | {len(hard)} | {mine:.1f} | {over}{total:.1f} | {over}{total / mine:.1f}× |"
+            f"| {n} | {len(chosen)} | {out_theirs} | {out_mine} | {'≥' if out_mine else ''}"
+            f"{own:.1f} | {over}{total:.1f} | {over if not out_mine else '~'}{total / own:.1f}× |"
         )
     return "\n".join(lines)
 
 
-def plot(series: dict[str, list[tuple[int, float, bool]]]) -> Path:
+def plot(series: dict[str, list[tuple[int, float, bool]]], name: str) -> Path:
     """Time against blocked squares, one marker per solver; hollow: timed out."""
     import matplotlib
 
@@ -391,12 +399,12 @@ def plot(series: dict[str, list[tuple[int, float, bool]]]) -> Path:
     OUT.mkdir(exist_ok=True)
     figure, axes = plt.subplots(figsize=(8, 5))
     styles = {"chessplace": "o", "lingeling": "s", "shiftqueens": "^"}
-    for name, points in series.items():
-        marker = styles.get(name.split()[0], "x")
+    for label, points in series.items():
+        marker = styles.get(label.split()[0], "x")
         done = [(b, s) for b, s, out in points if not out]
         out = [(b, s) for b, s, out in points if out]
         line = axes.semilogy(
-            [b for b, _ in done], [s for _, s in done], marker, label=name, alpha=0.6, ms=4
+            [b for b, _ in done], [s for _, s in done], marker, label=label, alpha=0.6, ms=4
         )
         if out:
             axes.semilogy(
@@ -405,7 +413,7 @@ def plot(series: dict[str, list[tuple[int, float, bool]]]) -> Path:
                 marker,
                 mfc="none",
                 color=line[0].get_color(),
-                label=f"{name}, timed out",
+                label=f"{label}, timed out",
                 ms=5,
             )
     axes.set_xlabel("blocked squares")
@@ -414,7 +422,7 @@ def plot(series: dict[str, list[tuple[int, float, bool]]]) -> Path:
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    path = OUT / "csplib.png"
+    path = OUT / f"{name}.png"
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path
@@ -442,7 +450,9 @@ def main() -> int:
     parser.add_argument(
         "--csplib", type=Path, required=True, help="CSPLib checkout or bare git dir"
     )
-    parser.add_argument("--quick", action="store_true", help="a short run: 3 + 2 instances a side")
+    parser.add_argument(
+        "--quick", action="store_true", help="a few minutes: 2 + 1 instances a side, 10 s each"
+    )
     parser.add_argument("--limit", type=int, help="ASP instances per n (default: all 100)")
     parser.add_argument("--solver", help="chessplace engine (default: the registry's choice)")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per solve")
@@ -455,16 +465,19 @@ def main() -> int:
     parser.add_argument("--no-plot", action="store_true")
     arguments = parser.parse_args()
     if arguments.quick:
-        arguments.limit = arguments.limit or 3
-        arguments.race_per_n = 2
-        arguments.time_limit = min(arguments.time_limit, 20.0)
+        arguments.limit = arguments.limit or 2
+        arguments.race_per_n = 1
+        arguments.race_sides = "30,40,50,60"
+        arguments.time_limit = min(arguments.time_limit, 10.0)
     checkout = Checkout(arguments.csplib)
     cache = arguments.cache or Path(tempfile.mkdtemp(prefix="csplib-"))
     cache.mkdir(parents=True, exist_ok=True)
     limit = arguments.time_limit
     mine = chessplace_solver(arguments.solver, limit)
     series: dict[str, list[tuple[int, float, bool]]] = {}
-    print(f"# CSPLib prob080, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores")
+    when = time.strftime("%Y-%m-%d %H:%M")
+    load = os.getloadavg()[0]
+    print(f"# CSPLib prob080, {when}, {os.cpu_count()} cores, load {load:.1f}")
     print(f"command: {' '.join(sys.argv)}\n")
     if not arguments.skip_asp:
         instances = pick(asp_instances(checkout), arguments.limit)
@@ -492,7 +505,9 @@ def main() -> int:
         print()
         _collect(series, rows, "random")
     if not arguments.no_plot and series:
-        print(f"plot: {plot(series)}")
+        name = "csplib" + ("-random" if arguments.skip_asp else "")
+        name += "-asp" if arguments.skip_race else ""
+        print(f"plot: {plot(series, name)}")
     return 0
 
 
