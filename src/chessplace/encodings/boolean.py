@@ -9,7 +9,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
-from chessplace.core.attacks import Line, bounded_pairs, bounded_paths, coverers, ride_lines
+from chessplace.core.attacks import (
+    Line,
+    bounded_pairs,
+    bounded_paths,
+    coverers,
+    half_directions,
+    lines_along,
+    ride_lines,
+    segments,
+)
 from chessplace.core.board import Board, Square
 from chessplace.core.pieces import Piece
 from chessplace.core.placement import Placement
@@ -113,6 +122,57 @@ def rules_of(problem: Problem) -> Rules:
         fixed=_fixed(problem),
         clauses=clauses,
     )
+
+
+def filled_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], ...], ...]:
+    """Per army, lines that must each hold one of its pieces, or none (``()``).
+
+    An independent army has at most one piece on each segment of a ride line; the
+    segments along one direction (one-square ones too) cut the free squares into
+    parts, so an army that needs as many pieces as there are parts with a free square
+    needs exactly one in each: the ranks and the files of n queens on n×n, whatever
+    squares are blocked. The engines state that as one clause a part, which a solver propagates
+    at once, where a cardinality bound over the whole board would cost it a search
+    (the blocked n-queens instances of CSPLib prob080: seconds, not a minute), and an
+    army that needs more pieces than there are parts has no placement: its lines are
+    one empty part, a clause no assignment meets (where a cardinality bound would leave
+    the solver a pigeonhole proof, exponential for resolution). Such an army's count
+    follows from these lines: the engines leave it out. ``()`` for an army with no such
+    direction, and for every army when pawns are to be placed.
+    """
+    board = problem.board
+    if problem.free_pawns or not problem.independent:
+        return tuple(() for _ in problem.armies)
+    pawns = pawn_squares(problem)
+    closed = pawns | {board.index(s) for s in problem.blocked}
+    found: list[tuple[tuple[Literal, ...], ...]] = []
+    for a, army in enumerate(problem.armies):
+        filled: list[tuple[Literal, ...]] = []
+        for direction in half_directions(army.piece):
+            parts = [
+                tuple((a, s) for s in segment if s not in closed)
+                for line in lines_along(board, direction)
+                for segment in segments(line, pawns, board.torus)
+            ]
+            parts = [part for part in parts if part]
+            if len(parts) < army.minimum:  # no room for the army: no placement
+                filled = [()]
+                break
+            if len(parts) == army.minimum:
+                filled += parts
+        found.append(tuple(filled))
+    return tuple(found)
+
+
+def counts_follow(problem: Problem) -> bool:
+    """True when every army with a count has :func:`filled_lines` (so its count needs no
+    cardinality bound), and at least one army has a count."""
+    counted = [
+        filled
+        for army, filled in zip(problem.armies, filled_lines(problem), strict=True)
+        if army.minimum or army.maximum is not None
+    ]
+    return bool(counted) and all(counted)
 
 
 def _fixed(problem: Problem) -> tuple[tuple[Literal, bool], ...]:

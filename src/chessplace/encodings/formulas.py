@@ -23,7 +23,15 @@ from chessplace.core.board import Board
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.encodings import lines, symmetry
-from chessplace.encodings.boolean import PAWN, Literal, Rules, decode, rules_of
+from chessplace.encodings.boolean import (
+    PAWN,
+    Literal,
+    Rules,
+    counts_follow,
+    decode,
+    filled_lines,
+    rules_of,
+)
 from chessplace.encodings.cnf import Cnf
 from chessplace.runtime.control import Control, Stopped, checked
 
@@ -31,6 +39,23 @@ MAX_SQUARES = 1_024
 """The largest board (32×32) the SAT engine models. Cardinality constraints grow
 with squares × bound: a 32×32 queens formula has about 1.7 million clauses
 (a few seconds, 300 MB); 50×50 has 6 million (1.2 GB)."""
+
+MAX_FILLED_SQUARES = 4_096
+"""The largest board (64×64) the SAT engine models when every count follows from lines
+that hold one piece each (n queens on n×n, blocked squares or not; see
+:func:`~chessplace.encodings.boolean.filled_lines`): no cardinality bound, so the
+formula grows with the lines only (56×56: some 30,000 clauses)."""
+
+
+def square_limit(problem: Problem) -> int:
+    """The most squares the SAT engine models for ``problem``: :data:`MAX_FILLED_SQUARES`
+    where every army's count follows from its filled lines, else :data:`MAX_SQUARES`."""
+    if problem.board.size <= MAX_SQUARES or problem.dominating:
+        return MAX_SQUARES
+    if lines.refusal(problem) is None:  # the line formula bounds its counts
+        return MAX_SQUARES
+    return MAX_FILLED_SQUARES if counts_follow(problem) else MAX_SQUARES
+
 
 CUBE_DEPTHS = ((54, 5), (0, 4))
 """(fewest lines, depth): a line formula with that many lines splits on the colours of
@@ -139,8 +164,9 @@ class SquareFormula(Formula):
     def _build(self, break_symmetry: bool) -> None:
         problem, control = self.problem, self.control
         rules = rules_of(problem)
+        absent = {v for v, value in rules.fixed if not value}  # blocked squares, given pawns
         for group in checked(rules.at_most_one, control):
-            self.at_most_one([self.var(v) for v in group])
+            self.at_most_one([self.var(v) for v in group if v not in absent])
         for a, b, line in checked(rules.exclusive_lines, control):
             if rules.armies == 2:
                 self._owned_by_one(line)
@@ -150,8 +176,13 @@ class SquareFormula(Formula):
             self.clauses.append([-self.var(first), -self.var(second)])
         for group in checked(rules.cover, control):
             self.clauses.append([self.var(v) for v in group])
-        for a, army in checked(enumerate(problem.armies), control, every=1):
-            self.bound(self.army(a), army.minimum, army.maximum)
+        for a, (army, filled) in checked(
+            enumerate(zip(problem.armies, filled_lines(problem), strict=True)), control, every=1
+        ):
+            if filled:  # one piece a line: the count follows (filled_lines)
+                self.clauses += [[self.var(v) for v in part] for part in filled]
+            else:
+                self.bound(self.army(a), army.minimum, army.maximum)
         for group, k in checked(rules.exactly, control):
             self.bound([self.var(v) for v in group], k, k)
         self._add_position(rules)

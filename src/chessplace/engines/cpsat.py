@@ -8,7 +8,7 @@ from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
 from chessplace.encodings import lines
-from chessplace.encodings.boolean import PAWN, Key, Literal, decode, rules_of
+from chessplace.encodings.boolean import PAWN, Key, Literal, decode, filled_lines, rules_of
 from chessplace.engines import domination
 from chessplace.engines.base import Engine, Task
 from chessplace.runtime.control import Control, Stopped, checked
@@ -59,7 +59,13 @@ class _Model:
         if control.stopped:
             raise Stopped
         self.sizes = [sum(self.x[a, s] for s in range(rules.squares)) for a in range(rules.armies)]
-        for army, size in zip(problem.armies, self.sizes, strict=True):
+        for army, size, filled in zip(
+            problem.armies, self.sizes, filled_lines(problem), strict=True
+        ):
+            if filled and not with_objective:  # one piece a line: the count follows
+                for part in filled:
+                    model.add_exactly_one(self.x[v] for v in part)
+                continue
             model.add(size >= army.minimum)
             if army.maximum is not None:
                 model.add(size <= army.maximum)

@@ -19,7 +19,14 @@ from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
 from chessplace.encodings import lines
 from chessplace.encodings.cnf import check_encoding
-from chessplace.encodings.formulas import DEFAULT_ENCODING, MAX_SQUARES, Formula, formula_for
+from chessplace.encodings.formulas import (
+    DEFAULT_ENCODING,
+    MAX_FILLED_SQUARES,
+    MAX_SQUARES,
+    Formula,
+    formula_for,
+    square_limit,
+)
 from chessplace.engines import domination
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.classcount import count_classes
@@ -48,7 +55,7 @@ class SatEngine(Engine):
     package = "python-sat"
     module = "pysat"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
-    max_squares = MAX_SQUARES
+    max_squares = MAX_FILLED_SQUARES  # MAX_SQUARES where a count needs a bound (refusal)
     takes_regions = True
     takes_position = True
 
@@ -117,7 +124,17 @@ class SatEngine(Engine):
     def refusal(self, problem: Problem, task: Task) -> str | None:
         if task is Task.COUNT and len(problem.armies) < 2:
             return "sat counts several armies (by symmetry class); cpsat enumerates single ones"
-        return super().refusal(problem, task)
+        reason = super().refusal(problem, task)
+        squares = problem.board.size
+        if reason is None and task is not Task.SOLVE and squares > MAX_SQUARES:
+            reason = f"sat {task.value}s boards of at most {MAX_SQUARES:,} squares"
+        if reason is None and squares > square_limit(problem):
+            reason = (
+                f"sat bounds counts on boards of at most {MAX_SQUARES:,} squares, the board "
+                f"has {squares:,} (one piece per rank and file, as n queens, goes to "
+                f"{MAX_FILLED_SQUARES:,})"
+            )
+        return reason
 
     def solve(self, problem: Problem, control: Control) -> Result:
         formula = formula_for(problem, self.encoding, control)
