@@ -95,14 +95,7 @@ class BitboardEngine(Engine):
             compiled(shape)
         tasks = plain_subproblems(spec) if spec.plain else class_subproblems(spec.n)
         tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
-        note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
-        return Result(
-            Status.COMPLETE if tally.finished else Status.PARTIAL,
-            self.name,
-            count=tally.solutions,
-            unique=tally.canonical if unique and tally.finished else None,
-            note=note,
-        )
+        return tally.result(self.name, unique, "subproblems")
 
     def _count_segments(self, problem: Problem, control: Control, unique: bool) -> Result:
         """Queens or rooks with a position: one per row segment (pawns cut the lines)."""
@@ -119,14 +112,7 @@ class BitboardEngine(Engine):
             diagonals=army.piece.ride_directions >= BISHOP_DIRECTIONS,
         )
         tally = run_pawn_count(position, control, self.workers, self.dask, self.checkpoint)
-        note = f"resumed {tally.resumed} finished subproblems" if tally.resumed else ""
-        return Result(
-            Status.COMPLETE if tally.finished else Status.PARTIAL,
-            self.name,
-            count=tally.solutions,
-            unique=tally.canonical if unique and tally.finished else None,
-            note=note,
-        )
+        return tally.result(self.name, unique, "subproblems")
 
     def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
         """Every solution, streamed subproblem by subproblem (mirror images included);

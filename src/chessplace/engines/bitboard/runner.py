@@ -6,7 +6,6 @@ import concurrent.futures as cf
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +22,9 @@ from chessplace.engines.bitboard.pawns import (
 )
 from chessplace.engines.bitboard.split import CountSpec, Subproblem
 from chessplace.engines.bitboard.tasks import count_prefix
+from chessplace.engines.tally import Tally
 from chessplace.runtime.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
 from chessplace.runtime.control import Control
-
-
-@dataclass(frozen=True)
-class Tally:
-    """Where a count got to."""
-
-    solutions: int
-    canonical: int
-    finished: bool
-    resumed: int
 
 
 @contextmanager

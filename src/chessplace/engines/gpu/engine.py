@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chessplace.core.problem import Problem
-from chessplace.core.result import Result, Status
+from chessplace.core.result import Result
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.bitboard.codegen import Shape
 from chessplace.engines.bitboard.engine import BitboardEngine
@@ -87,14 +87,7 @@ class GpuEngine(Engine):
         assert launch is not None  # refusal() checked the shallowest plan
         piece = problem.armies[0].piece.betza
         tally = run_count(work, launch, piece, control, len(devices.names), self.checkpoint)
-        note = f"resumed {tally.resumed} finished slices" if tally.resumed else ""
-        return Result(
-            Status.COMPLETE if tally.finished else Status.PARTIAL,
-            self.name,
-            count=tally.solutions,
-            unique=tally.canonical if unique and tally.finished else None,
-            note=note,
-        )
+        return tally.result(self.name, unique, "slices")
 
 
 def _shape(problem: Problem) -> Shape:

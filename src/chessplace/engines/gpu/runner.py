@@ -24,6 +24,7 @@ from chessplace.engines.gpu.checkpoint import finished_ranges, slice_journal, sl
 from chessplace.engines.gpu.codegen import Launch
 from chessplace.engines.gpu.kernel import Counted, Running, processors, stop_flag, to_device
 from chessplace.engines.gpu.prefixes import Plan
+from chessplace.engines.tally import Tally
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import Journal
 
@@ -35,16 +36,6 @@ IN_FLIGHT = 2
 
 FIRST_SLICE_PER_THREAD = 2
 """Prefixes per resident thread in a device's first slice, before its speed is known."""
-
-
-@dataclass(frozen=True)
-class Tally:
-    """Where a count got to."""
-
-    solutions: int
-    canonical: int
-    finished: bool
-    resumed: int
 
 
 @dataclass
