@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from chessplace.engines.bitboard.checkpoint import Finished, count_journal
 from chessplace.engines.bitboard.kernel import stop_flag
 from chessplace.engines.bitboard.pawns import (
+    PawnTask,
     Position,
     count_task,
     digest,
@@ -75,27 +76,50 @@ def run_count(
     stop = stop_flag() if dask is None else None
     said = f"resumed: {resumed:,} of {len(tasks):,} parts done" if resumed else ""
     control.report(count=solutions, done=len(done), total=len(tasks), message=said)
+
+    def submit(pool: cf.Executor, task: Subproblem) -> cf.Future[Any]:
+        return pool.submit(count_prefix, spec, task.prefix, stop)
+
     try:
-        with executor(workers, dask, connect_seconds(control.remaining())) as pool:
-            futures = {pool.submit(count_prefix, spec, t.prefix, stop): t for t in pending}
-            with control.interrupting(lambda: _interrupt(stop, futures)):
-                for future in cf.as_completed(futures):
-                    if future.cancelled() or (counted := future.result()) is None:
-                        continue  # not started, or stopped before it finished
-                    task = futures[future]
-                    found, found_classes = counted
-                    done.add(task.key)
-                    solutions += task.weight * found
-                    classes += found_classes
-                    if record:
-                        record.record(task.key, found, found_classes)
-                    control.report(count=solutions, done=len(done), total=len(tasks))
-                    if control.stopped:
-                        _interrupt(stop, futures)
+        for task, (found, found_classes) in _counted_parts(
+            pending, submit, stop, control, workers, dask
+        ):
+            done.add(task.key)
+            solutions += task.weight * found
+            classes += found_classes
+            if record:
+                record.record(task.key, found, found_classes)
+            control.report(count=solutions, done=len(done), total=len(tasks))
     finally:
         if record:
             record.close()
     return Tally(solutions, classes, finished=len(done) == len(tasks), resumed=resumed)
+
+
+Part = TypeVar("Part")
+
+
+def _counted_parts(
+    pending: list[Part],
+    submit: Callable[[cf.Executor, Part], cf.Future[Any]],
+    stop: np.ndarray | None,
+    control: Control,
+    workers: int | None,
+    dask: str | None,
+) -> Iterator[tuple[Part, tuple[int, int]]]:
+    """Each part of ``pending`` with its count as it finishes, on local threads or Dask;
+    parts not started or stopped before they finished are left out. A stop of
+    ``control`` reaches the searches under way through ``stop`` (local threads) and
+    cancels the parts not started."""
+    with executor(workers, dask, connect_seconds(control.remaining())) as pool:
+        futures = {submit(pool, part): part for part in pending}
+        with control.interrupting(lambda: _interrupt(stop, futures)):
+            for future in cf.as_completed(futures):
+                if future.cancelled() or (counted := future.result()) is None:
+                    continue
+                yield futures[future], counted
+                if control.stopped:
+                    _interrupt(stop, futures)
 
 
 def _interrupt(stop: np.ndarray | None, futures: dict[cf.Future[Any], Any]) -> None:
@@ -137,28 +161,22 @@ def run_pawn_count(
     stop = stop_flag() if dask is None else None
     said = f"resumed: {resumed:,} of {len(tasks):,} parts done" if resumed else ""
     control.report(count=solutions, done=len(finished), total=len(tasks), message=said)
+
+    def submit(pool: cf.Executor, task: PawnTask) -> cf.Future[Any]:
+        return pool.submit(
+            count_task, position, [classes[i] for i in task.classes], task.prefix, stop
+        )
+
     try:
-        with executor(workers, dask, connect_seconds(control.remaining())) as pool:
-            futures = {
-                pool.submit(
-                    count_task, position, [classes[i] for i in t.classes], t.prefix, stop
-                ): t
-                for t in pending
-            }
-            with control.interrupting(lambda: _interrupt(stop, futures)):
-                for future in cf.as_completed(futures):
-                    if future.cancelled() or (counted := future.result()) is None:
-                        continue
-                    task = futures[future]
-                    found, found_scaled = counted
-                    finished[task.key] = Finished(found, found_scaled)
-                    solutions += found
-                    scaled += found_scaled
-                    if record:
-                        record.record(task.key, found, found_scaled)
-                    control.report(count=solutions, done=len(finished), total=len(tasks))
-                    if control.stopped:
-                        _interrupt(stop, futures)
+        for task, (found, found_scaled) in _counted_parts(
+            pending, submit, stop, control, workers, dask
+        ):
+            finished[task.key] = Finished(found, found_scaled)
+            solutions += found
+            scaled += found_scaled
+            if record:
+                record.record(task.key, found, found_scaled)
+            control.report(count=solutions, done=len(finished), total=len(tasks))
     finally:
         if record:
             record.close()
