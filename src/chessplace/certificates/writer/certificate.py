@@ -23,7 +23,6 @@ import hashlib
 import json
 import platform
 import shutil
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,8 +38,8 @@ from chessplace.certificates.checker.formula import (
 from chessplace.certificates.checker.spec import MAX_CERTIFIED_SIDE, ArmySpec, Spec
 from chessplace.certificates.writer.cubes import cover_proof, tree_cubes
 from chessplace.certificates.writer.directory import (
-    current_umask,
     put_in_place,
+    staging_beside,
     unusable_directory,
 )
 from chessplace.certificates.writer.proving import (
@@ -131,11 +130,8 @@ def write_certificate(
         raise CannotCertify(fault)
     target = directory.resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(
-        tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-    )
+    staging = staging_beside(target)
     try:
-        staging.chmod(0o777 & ~current_umask())
         details = _write(staging, problem, task, result, command, control or Control(), {})
         put_in_place(staging, target)
     finally:

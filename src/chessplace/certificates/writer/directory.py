@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import tempfile
 from pathlib import Path
@@ -71,8 +72,14 @@ def put_in_place(staging: Path, target: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def current_umask() -> int:
-    """The process's file-creation mask (read by setting it and putting it back)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def staging_beside(target: Path) -> Path:
+    """A new, empty directory beside ``target`` to write a certificate into, made as
+    any directory is (its mode from the umask: a temporary directory would be 0700,
+    and so would the certificate renamed from it)."""
+    while True:
+        staging = target.parent / f".{target.name}.{secrets.token_hex(6)}.partial"
+        try:
+            staging.mkdir()
+        except FileExistsError:
+            continue
+        return staging
