@@ -215,6 +215,7 @@ def test_the_script_checks_equal_armies(tmp_path: Path) -> None:
         (["-n", "5", "--optimum", "4", "--chunk-lines", "0"], "--chunk-lines is 1 to 10"),
         (["-n", "13", "--optimum", "4", "--chunk-lines", "21"], "--chunk-lines is 1 to 20"),
         (["-n", "5", "--optimum", "4", "--workers", "0"], "--workers is at least 1"),
+        (["-n", "5", "--optimum", "4", "--shuffle", "-1"], "--shuffle is a seed"),
     ],
 )
 def test_the_script_refuses_bad_options(tmp_path: Path, options: list[str], message: str) -> None:
@@ -225,10 +226,12 @@ def test_the_script_refuses_bad_options(tmp_path: Path, options: list[str], mess
     assert not journal.exists()
 
 
-def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
-    """One line, exit 3, the refuted chunks kept, and no C search left running."""
+@pytest.mark.parametrize("order", [[], ["--shuffle", "7"]])
+def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[str]) -> None:
+    """One line, exit 3, the refuted chunks kept, and no C search left running; a
+    shuffled run projects the whole from the chunks it finished."""
     journal = tmp_path / "chunks.jsonl"
-    claim = ["-n", "13", "--white", "24", "--optimum", "25", "--chunk-lines", "4"]
+    claim = ["-n", "13", "--white", "24", "--optimum", "25", "--chunk-lines", "4", *order]
     child = subprocess.Popen(
         [sys.executable, *SCRIPT, *claim, "--workers", "2", "--journal", str(journal)],
         stdout=subprocess.PIPE,
@@ -236,7 +239,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (
-        not journal.exists() or len(journal.read_text().splitlines()) < 2
+        not journal.exists() or len(journal.read_text().splitlines()) < 3
     ):
         time.sleep(0.05)
     searches = running("line_search", among=children(child.pid))  # no other run's
@@ -244,7 +247,8 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path) -> None:
     out, _ = child.communicate(timeout=30)
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
-    assert 1 <= kept < 16 and f"{kept}/16 chunks refuted" in out
+    assert 2 <= kept < 16 and f"refuted {kept} of 16 chunks in" in out
+    assert ("the whole projected at" in out) == bool(order), out
     assert searches and not any(map(alive, searches))
 
 
@@ -338,3 +342,30 @@ def test_the_count_script_confirms_a_complete_list_only(tmp_path: Path) -> None:
     for bad in ([], {"n": 8}, {"n": 8, "m": 9, "classes": [{"white": ["z99"]}]}):
         refused = check(bad, "k.jsonl")
         assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
+
+
+def test_a_shuffled_count_without_classes_finds_the_listed_total(tmp_path: Path) -> None:
+    """-n and --each count without a list (a(8) = 9 each: 1,136 placements, as the listed
+    classes hold); the shuffle changes the order, not the count, and its journal resumes
+    only with its own seed."""
+    script = [sys.executable, "-m", "chessplace.research", "crosscheck-count"]
+    journal = str(tmp_path / "j.jsonl")
+    claim = [*script, "-n", "8", "--each", "9", "--chunk-lines", "6", "--journal", journal]
+    counted = subprocess.run([*claim, "--shuffle", "5"], capture_output=True, text=True)
+    assert counted.returncode == 0, counted.stderr
+    assert "counted: 1,136 placements, no classes to compare" in counted.stdout
+    records = [json.loads(line) for line in Path(journal).read_text().splitlines()]
+    assert records[0]["header"]["order"] == "shuffled, seed 5"
+    assert [r["chunk"] for r in records[1:]] != sorted(
+        (r["chunk"] for r in records[1:]), reverse=True
+    )
+    other = subprocess.run([*claim, "--shuffle", "6"], capture_output=True, text=True)
+    assert other.returncode == 2 and 'order "shuffled, seed 5"' in other.stderr
+    for bad, message in (
+        (["-n", "8"], "give a classes file"),
+        (["-n", "8", "--each", "33"], "--each is 0 to 32"),
+    ):
+        refused = subprocess.run(
+            [*script, *bad, "--journal", journal], capture_output=True, text=True
+        )
+        assert refused.returncode == 2 and message in refused.stderr, refused.stderr

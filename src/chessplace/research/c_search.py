@@ -25,6 +25,7 @@ from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from chessplace.research.sampling import projection, shuffled
 from chessplace.runtime.journal import Schema
 
 SOURCE = Path(__file__).with_name("line_search.c")
@@ -86,6 +87,12 @@ def add_chunk_options(parser: argparse.ArgumentParser, side: bool = True) -> Non
         "--chunk-lines", type=int, help=f"ranks and files per chunk (default {CHUNK_LINES})"
     )
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--shuffle",
+        type=int,
+        metavar="SEED",
+        help="take the chunks in a shuffled order (so a run cut short projects the whole)",
+    )
 
 
 def chunk_fault(args: argparse.Namespace) -> str | None:
@@ -100,7 +107,29 @@ def chunk_fault(args: argparse.Namespace) -> str | None:
         return f"--chunk-lines is 1 to {most} ranks and files"
     if args.workers < 1:
         return "--workers is at least 1"
+    if args.shuffle is not None and not 0 <= args.shuffle < 2**32:
+        return "--shuffle is a seed from 0 to 2^32 - 1"
     return None
+
+
+def chunk_order(args: argparse.Namespace, header: dict[str, object]) -> list[str]:
+    """Every chunk word in the order the run takes them: shuffled by ``--shuffle``'s seed
+    (which the journal's ``header`` then pins), else in order."""
+    words = chunk_words(args.chunk_lines)
+    if args.shuffle is None:
+        return words
+    header["order"] = f"shuffled, seed {args.shuffle}"
+    return shuffled(words, args.shuffle)
+
+
+def spent(records: Sequence[Effort], total: int, order: str | None) -> str:
+    """What a run stopped short has done, with its projection when its chunks were
+    taken in a shuffled ``order`` (a journal header's)."""
+    if order is not None:
+        projected = projection([r.seconds for r in records], total)
+        if projected is not None:
+            return projected.line()
+    return f"{len(records):,} of {total:,} chunks in {sum(r.seconds for r in records):,.0f} CPU-s"
 
 
 def chunk_words(lines: int) -> list[str]:

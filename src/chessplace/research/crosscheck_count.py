@@ -18,6 +18,11 @@ Each counted chunk is written to ``--journal`` (placements, nodes, CPU
 seconds); the header pins n, a(n), the chunking and a hash of the C source, so
 a stopped run (Ctrl-C, SIGTERM: exit 3) resumes where it was. This is a second
 computation by another program, not a certificate.
+
+With ``-n N --each M`` in place of the file it counts without a list to
+compare (a count ahead of the engine's list); with ``--shuffle SEED`` it takes
+the chunks in a shuffled order, so a run cut short projects the whole (see
+:mod:`sampling`).
 """
 
 from __future__ import annotations
@@ -38,11 +43,12 @@ from chessplace.research.c_search import (
     Progress,
     add_chunk_options,
     chunk_fault,
+    chunk_order,
     chunk_schema,
-    chunk_words,
     effort,
     search_chunks,
     source_digest,
+    spent,
 )
 from chessplace.research.commands import prog
 from chessplace.runtime.journal import Journal
@@ -103,20 +109,31 @@ def listed(data: object) -> tuple[int, int, list[Armies]]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
     args = _arguments(argv)
-    try:
-        data = json.loads(args.classes.read_text(encoding="utf-8"))
-        args.n, m, classes = listed(data)
-    except (OSError, ValueError) as error:
-        print(f"crosscheck-count: {args.classes}: {error}", file=sys.stderr)
-        return 2
-    fault = chunk_fault(args)
+    if args.classes is None:
+        fault = _unlisted_fault(args)
+        m, classes = args.each, None
+    else:
+        fault = "-n and --each come from the classes file" if args.n or args.each else None
+        try:
+            data = json.loads(args.classes.read_text(encoding="utf-8"))
+            args.n, m, classes = listed(data)
+        except (OSError, ValueError) as error:
+            print(f"crosscheck-count: {args.classes}: {error}", file=sys.stderr)
+            return 2
+    fault = fault or chunk_fault(args)
     if fault:
         print(f"crosscheck-count: {fault}", file=sys.stderr)
         return 2
-    held = _held(args.n, m, classes)
-    if held is None:
+    held = None if classes is None else _held(args.n, m, classes)
+    if classes is not None and held is None:
         return 1
-    header = {"n": args.n, "m": m, "chunk lines": args.chunk_lines, "search": source_digest()}
+    header: dict[str, object] = {
+        "n": args.n,
+        "m": m,
+        "chunk lines": args.chunk_lines,
+        "search": source_digest(),
+    }
+    order = chunk_order(args, header)
     try:
         journal = Journal(
             args.journal, header, chunk_schema(args.chunk_lines, Counted, "count cross-check")
@@ -125,9 +142,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"crosscheck-count: {error}", file=sys.stderr)
         return 2
     try:
-        return _count(args, m, held, journal)
+        return _count(args, m, held, order, journal)
     finally:
         journal.close()
+
+
+def _unlisted_fault(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``-n`` and ``--each`` when no classes file is given."""
+    if args.n is None or args.each is None:
+        return "give a classes file, or -n and --each to count without one"
+    if not 0 <= args.each <= args.n * args.n // 2:
+        return f"--each is 0 to {args.n * args.n // 2} on {args.n}×{args.n}"
+    return None
 
 
 def _held(side: int, m: int, classes: list[Armies]) -> int | None:
@@ -150,9 +176,12 @@ def _held(side: int, m: int, classes: list[Armies]) -> int | None:
     return len(seen)
 
 
-def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int:
-    """Count every chunk not counted yet and compare the total; the exit status."""
-    words = chunk_words(args.chunk_lines)
+def _count(
+    args: argparse.Namespace, m: int, held: int | None, words: list[str], journal: Journal
+) -> int:
+    """Count every chunk not counted yet, in the order of ``words``, and compare the total
+    with the placements the classes ``held`` (``None``: no classes listed); the exit
+    status."""
     left = [word for word in words if word not in journal.done]
     print(f"{len(words):,} chunks, {len(words) - len(left):,} counted before", flush=True)
     started = time.perf_counter()
@@ -163,10 +192,13 @@ def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int
             raise RuntimeError(f"line_search answered {answer.verdict} to a count")
         placements, nodes = map(int, answer.fields)
         journal.record(answer.word, placements, nodes, answer.seconds)
-        progress.tick(f"{len(journal.done):,} chunks counted")
+        progress.tick(f"counted {done()}")
+
+    def done() -> str:
+        return spent(list(journal.done.values()), len(words), journal.header.get("order"))
 
     def stopped() -> str:
-        return f"{len(journal.done):,}/{len(words):,} chunks counted, kept in {args.journal}"
+        return f"counted {done()}, kept in {args.journal}"
 
     status = search_chunks(
         [str(args.n), str(m), str(m), "count"], left, args.workers, take, stopped
@@ -175,6 +207,9 @@ def _count(args: argparse.Namespace, m: int, held: int, journal: Journal) -> int
         return status
     records = [journal.done[word] for word in words]
     total = sum(r.placements for r in records)
+    if held is None:
+        print(f"counted: {total:,} placements, no classes to compare; {effort(records, started)}")
+        return 0
     if total != held:
         print(f"rejected: the search counts {total:,} placements, the classes hold {held:,}")
         return 1
@@ -186,7 +221,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=prog("crosscheck-count"), description=__doc__.splitlines()[0]
     )
-    parser.add_argument("classes", type=Path, help="JSON file written by the optima command")
+    parser.add_argument(
+        "classes", type=Path, nargs="?", help="JSON file written by the optima command"
+    )
+    parser.add_argument("-n", type=int, help="board side, when no classes file is given")
+    parser.add_argument("--each", type=int, help="queens of each colour, with -n")
     add_chunk_options(parser, side=False)
     parser.add_argument("--journal", type=Path, required=True, help="counted chunks, resumable")
     return parser.parse_args(argv)

@@ -19,6 +19,8 @@ the header pins the claim, the chunking and a hash of the C source, so a
 stopped run (Ctrl-C, SIGTERM: exit 3) resumes where it was, and the journal of
 another claim or of an edited search is refused (exit 2). This is a second
 computation by another program and a simpler algorithm, not a certificate.
+With ``--shuffle SEED`` the chunks are taken in a shuffled order, so a run cut
+short projects the whole (see :mod:`sampling`).
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ from chessplace.research.c_search import (
     Progress,
     add_chunk_options,
     chunk_fault,
+    chunk_order,
     chunk_schema,
-    chunk_words,
     effort,
     search_chunks,
     source_digest,
+    spent,
 )
 from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
@@ -88,13 +91,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"crosscheck-search: {fault}", file=sys.stderr)
         return 2
     white = args.optimum + 1 if args.white is None else args.white
-    header = {
+    header: dict[str, object] = {
         "n": args.n,
         "white": white,
         "black": args.optimum + 1,
         "chunk lines": args.chunk_lines,
         "search": source_digest(),
     }
+    order = chunk_order(args, header)
     try:
         journal = Journal(
             args.journal, header, chunk_schema(args.chunk_lines, Searched, "search cross-check")
@@ -103,15 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"crosscheck-search: {error}", file=sys.stderr)
         return 2
     try:
-        return _check(args, white, journal)
+        return _check(args, white, order, journal)
     finally:
         journal.close()
 
 
-def _check(args: argparse.Namespace, white: int, journal: Journal) -> int:
-    """Search every chunk not refuted yet; the exit status."""
+def _check(args: argparse.Namespace, white: int, words: list[str], journal: Journal) -> int:
+    """Search every chunk not refuted yet, in the order of ``words``; the exit status."""
     side, black = args.n, args.optimum + 1
-    words = chunk_words(args.chunk_lines)
     left = [word for word in words if word not in journal.done]
     past = f"{black} each" if args.white is None else f"{white} white with {black} black"
     print(
@@ -126,11 +129,14 @@ def _check(args: argparse.Namespace, white: int, journal: Journal) -> int:
         if answer.verdict == "found":
             return _found(args, answer)
         journal.record(answer.word, int(answer.fields[0]), answer.seconds)
-        progress.tick(f"{len(journal.done):,} chunks refuted")
+        progress.tick(f"refuted {done()}")
         return None
 
+    def done() -> str:
+        return spent(list(journal.done.values()), len(words), journal.header.get("order"))
+
     def stopped() -> str:
-        return f"{len(journal.done):,}/{len(words):,} chunks refuted, kept in {args.journal}"
+        return f"refuted {done()}, kept in {args.journal}"
 
     status = search_chunks([str(side), str(white), str(black)], left, args.workers, take, stopped)
     if status is not None:
