@@ -231,7 +231,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[s
     """One line, exit 3, the refuted chunks kept, and no C search left running; a
     shuffled run projects the whole from the chunks it finished."""
     journal = tmp_path / "chunks.jsonl"
-    claim = ["-n", "13", "--white", "24", "--optimum", "25", "--chunk-lines", "4", *order]
+    claim = ["-n", "14", "--white", "28", "--optimum", "29", "--chunk-lines", "6", *order]
     child = subprocess.Popen(
         [sys.executable, *SCRIPT, *claim, "--workers", "2", "--journal", str(journal)],
         stdout=subprocess.PIPE,
@@ -239,7 +239,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[s
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (
-        not journal.exists() or len(journal.read_text().splitlines()) < 3
+        not journal.exists() or len(journal.read_text().splitlines()) < 32
     ):
         time.sleep(0.05)
     searches = running("line_search", among=children(child.pid))  # no other run's
@@ -247,7 +247,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[s
     out, _ = child.communicate(timeout=30)
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
-    assert 2 <= kept < 16 and f"refuted {kept} of 16 chunks in" in out
+    assert 31 <= kept < 64 and f"refuted {kept} of 64 chunks in" in out
     assert ("the whole projected at" in out) == bool(order), out
     assert searches and not any(map(alive, searches))
 

@@ -21,18 +21,18 @@ def test_the_shuffle_is_a_permutation_fixed_by_its_seed() -> None:
 
 
 def test_equal_chunks_project_exactly() -> None:
-    projected = projection([2.0] * 10, 100)
+    projected = projection([2.0] * 40, 100)
     assert projected is not None
     assert projected.projected == projected.low == projected.high == pytest.approx(200.0)
-    assert "10 of 100 chunks in 20 CPU-s" in projected.line()
+    assert "40 of 100 chunks in 80 CPU-s" in projected.line()
 
 
 def test_a_finished_run_projects_what_it_spent() -> None:
-    projected = projection([1.0, 5.0, 0.5], 3)
-    assert projected is not None and projected.low == projected.high == projected.projected == 6.5
+    projected = projection([1.0, 5.0, 0.5] * 10, 30)
+    assert projected is not None and projected.low == projected.high == projected.projected == 65.0
 
 
-@pytest.mark.parametrize(("seconds", "total"), [([], 5), ([1.0], 5), ([1.0] * 6, 5)])
+@pytest.mark.parametrize(("seconds", "total"), [([], 50), ([1.0] * 29, 50), ([1.0] * 51, 50)])
 def test_too_few_or_too_many_chunks_project_nothing(seconds: list[float], total: int) -> None:
     assert projection(seconds, total) is None
 

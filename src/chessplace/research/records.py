@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chessplace.research.cube_solving import covers, refuted_share
+from chessplace.research.sampling import projection
 from chessplace.research.splitting import OVER
 
 SEQUENCES = (
@@ -142,3 +143,21 @@ def _from_manifest(path: Path) -> Figures:
         sum(p["seconds"] for p in proofs),
         steps=refutation["proof_steps"],
     )
+
+
+def progress(path: Path) -> str:
+    """How far the journal of a run under way is: chunks or parts done of how many
+    (where the journal says), CPU seconds (where it keeps them) and, for chunks taken
+    in a shuffled order, the projected cost of the whole."""
+    header, records = journal_records(path)
+    if "chunk lines" in header:  # the C search
+        total = 1 << header["chunk lines"]
+        seconds = [r["seconds"] for r in records]
+        projected = projection(seconds, total) if "order" in header else None
+        if projected is not None:
+            return projected.line()
+        return f"{len(records):,} of {total:,} chunks in {sum(seconds):,.0f} CPU-s"
+    if "tasks" in header:  # the bitboard counter's parts
+        return f"{len(records):,} of {header['tasks']:,} parts"
+    done = [r for r in records if r.get("chunk") != "known"]  # the line engine's chunks
+    return f"{len(done):,} chunks refuted (the journal does not say of how many)"

@@ -24,6 +24,9 @@ from typing import NamedTuple
 Z95 = 1.96
 """The normal quantile of a two-sided 95% interval."""
 
+LEAST_SAMPLE = 30
+"""The fewest finished chunks a projection is made from."""
+
 
 def shuffled(words: Sequence[str], seed: int) -> list[str]:
     """``words`` in the order the seed gives (the same on every machine and run)."""
@@ -53,9 +56,9 @@ class Projection(NamedTuple):
 
 def projection(seconds: Sequence[float], total: int) -> Projection | None:
     """The projection from the CPU seconds of the finished chunks, a uniform sample of
-    ``total`` chunks; ``None`` with fewer than two."""
+    ``total`` chunks; ``None`` with fewer than :data:`LEAST_SAMPLE`."""
     done = len(seconds)
-    if done < 2 or done > total:
+    if done < LEAST_SAMPLE or done > total:
         return None
     spent = math.fsum(seconds)
     left = total - done

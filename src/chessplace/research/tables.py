@@ -21,7 +21,14 @@ from typing import Any
 
 from chessplace.data.reference import terms
 from chessplace.research.commands import prog
-from chessplace.research.records import SEQUENCES, about, figures, term_records, term_value
+from chessplace.research.records import (
+    SEQUENCES,
+    about,
+    figures,
+    progress,
+    term_records,
+    term_value,
+)
 
 BLOCK = re.compile(r"(<!-- table (?P<name>[a-z0-9-]+) -->\n)(.*?)(<!-- end -->)", re.S)
 """A generated table in the README: its marker, its body and its end."""
@@ -147,6 +154,28 @@ def checks_table(results: Path) -> str:
     return _table(head, rows)
 
 
+def runs_table(results: Path) -> str:
+    """One row per run under way (``"runs"`` in ``sequence.json``): how far its journal
+    is, and what the whole is projected to cost where its chunks were shuffled."""
+    rows = []
+    for sequence in SEQUENCES:
+        info = about(results / sequence)
+        for run in info.get("runs", []):
+            done = progress(results / sequence / run["journal"])
+            rows.append(
+                [
+                    f"{info['sequence']}({run['n']})",
+                    run["claim"],
+                    run["method"],
+                    f"`{run['command']}`",
+                    done,
+                    f"`{sequence}/{run['journal']}`",
+                ]
+            )
+    head = ["term", "claim", "method", "command", "done so far", "journal"]
+    return _table(head, rows)
+
+
 def glance_table(results: Path) -> str:
     """Each sequence: its terms here by kind, and where the OEIS entry stops."""
     rows = []
@@ -204,6 +233,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "a308632": lambda results: terms_table(results, "a308632"),
     **{s: partial(terms_table, sequence=s) for s in ("a103330", "a103331", "a129552", "a129554")},
     "checks": checks_table,
+    "runs": runs_table,
     **{f"bfile-{s}": partial(bfile, sequence=s) for s in SEQUENCES},
 }
 """Each table's name (in the README, or a sequence's ``oeis.md``) and what makes it."""
