@@ -569,3 +569,14 @@ def test_a_kept_solver_decides_every_cube_as_a_fresh_one() -> None:
         with Solver(name="cadical195", bootstrap_with=clauses) as solver:
             fresh[cube] = bool(solver.solve(assumptions=list(cube)))
     assert kept == fresh and 0 < sum(fresh.values()) < len(cubes)
+
+
+def test_the_witness_beside_a_run_under_way_verifies() -> None:
+    """A308632(19) is at least 53: the engine's placement of 53 black beside 52 white."""
+    answer = json.loads((RESULTS / "a308632" / "n19-witness.json").read_text())
+    problem = puzzles.peaceable_queens(Board.square(19), white=52)
+    placement = placement_from_data(problem, answer)
+    assert placement.verify() == () and placement.army_sizes == (52, answer["objective"]) == (
+        52,
+        53,
+    )
