@@ -27,8 +27,8 @@ MODELS = {
         " trims a placement with more pieces to the counts)"
     ),
     formulas.DominationFormula: (
-        "one variable per square; per square a clause of the squares that cover it; the"
-        " count over the squares in Hilbert-curve order"
+        "one variable per square; per square to dominate a clause of the squares that cover"
+        " it; the count over the squares in Hilbert-curve order"
     ),
 }
 
