@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -24,11 +25,12 @@ from typing import Any
 import pytest
 
 from chessplace import api
-from chessplace.core.board import parse_square
+from chessplace.core.board import parse_square, square_name
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.puzzles import problem_from_options
 from chessplace.core.result import Status
+from chessplace.encodings.formulas import formula_for
 from chessplace.faces.cli import main
 
 PUZZLES: dict[str, tuple[str, ...]] = {
@@ -383,3 +385,56 @@ def test_a_failed_export_leaves_the_old_file_and_no_partial_one(
 def test_export_writes_to_a_device_in_place(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "queens", "-n", "4", "--format", "opb", "-o", "/dev/null"]) == 0
     assert Path("/dev/null").is_char_device()
+
+
+def _blocked_queens(n: int, seed: int, count: int) -> tuple[str, ...]:
+    """n queens on n×n with ``count`` random blocked squares (CSPLib's Blocked n-Queens)."""
+    squares = [f"{chr(97 + f)}{r + 1}" for f in range(n) for r in range(n)]
+    blocked = random.Random(seed).sample(squares, count)
+    return ("queens", "-n", str(n), "--blocked", ",".join(blocked))
+
+
+BLOCKED = [
+    _blocked_queens(n, seed, count)
+    for n, seed, count in [(5, 1, 4), (6, 2, 8), (6, 3, 14), (7, 4, 10), (8, 5, 24), (8, 6, 30)]
+] + [
+    ("queens", "-n", "6", "--blocked", "a1,a2,a3,a4,a5,a6"),  # a file with no free square
+    ("queens", "-n", "3"),  # a pigeonhole: two queens fit, three lines need one each
+]
+
+
+def _problem_of_words(args: tuple[str, ...]) -> Problem:
+    words = dict(zip(args[1::2], args[2::2], strict=False))
+    return problem_from_options(args[0], n=int(words["-n"]), blocked=words.get("--blocked"))
+
+
+@pytest.mark.parametrize("args", BLOCKED, ids=lambda args: " ".join(args[2:5])[:40])
+def test_dimacs_of_blocked_queens_is_the_engines_line_formula_and_agrees_with_it(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """The export writes the sat engine's formula, clause for clause: one clause per rank
+    and per file over its free squares, no cardinality encoding; PicoSAT on it says what
+    the sat and cpsat engines say."""
+    problem = _problem_of_words(args)
+    path = export(tmp_path, "dimacs", *args)
+    clauses, names, comments = read_dimacs(path)
+    assert clauses == formula_for(problem, None).clauses
+    assert any("no cardinality encoding" in line for line in comments)
+    assert not any(line.startswith("c cardinality encoding") for line in comments)
+    var_of = {square: v for v, (_, square) in names.items()}
+    present = {frozenset(clause) for clause in clauses}
+    board = problem.board
+    ranks = [[(f, r) for f in range(board.cols)] for r in range(board.rows)]
+    files = [[(f, r) for r in range(board.rows)] for f in range(board.cols)]
+    for line in ranks + files:
+        free = frozenset(var_of[square_name(s)] for s in line if s not in problem.blocked)
+        assert free in present or frozenset() in present
+    for solver in ("sat", "cpsat"):
+        verdict = api.solve(problem, solver=solver).status
+        assert verdict in (Status.FEASIBLE, Status.INFEASIBLE)
+        assert (sat_placement(problem, path) is not None) is (verdict is Status.FEASIBLE)
+
+
+def test_the_blocked_instances_above_have_both_answers() -> None:
+    verdicts = {api.solve(_problem_of_words(args), solver="cpsat").status for args in BLOCKED}
+    assert verdicts == {Status.FEASIBLE, Status.INFEASIBLE}

@@ -1,6 +1,7 @@
 """The position a puzzle starts from, read from the user's words: blocked squares,
 pawns and given pieces, as the CLI (``--blocked a1,c3``, ``--given Qd1,qe8``,
-``--pawns b2``), the HTTP API and problem files state them.
+``--pawns b2``), the HTTP API and problem files state them; and the squares a
+dominating answer must cover (``--dominate a1,c3``).
 
 A given piece is written ``Qd1``: its army's piece letter (as text boards draw it)
 and a square, upper case for the first (white) army, lower case for the second;
@@ -56,6 +57,13 @@ def with_position(
         given=tuple(frozenset(s) for s in armies),
         free_pawns=free,
     )
+
+
+def with_dominated(problem: Problem, listing: Listing, key: str = "dominate") -> Problem:
+    """``problem`` asking that the squares named be occupied or attacked, and no others
+    (``dominating`` with :attr:`Problem.dominated`); ``ValueError`` in one line."""
+    squares = _squares(listing, key, problem.board.size)
+    return replace(problem, dominating=True, dominated=frozenset(squares))
 
 
 def _entries(listing: Listing, key: str, cap: int) -> list[Any]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 from itertools import permutations
+from os import PathLike
 
 from chessplace.core.board import Board, Square, Symmetry, square_name
 from chessplace.core.pieces import Piece
@@ -17,6 +19,20 @@ MAX_PIECES = 1_000_000
 written in seconds; larger answers would take minutes and gigabytes."""
 
 ARMY_NAMES = ("white", "black", "red", "blue", "green", "yellow", "purple", "orange")
+
+FilePath = str | PathLike[str]
+Reader = Callable[[FilePath], "Problem"]
+Writer = Callable[["Problem", FilePath], None]
+_files: list[tuple[Reader, Writer]] = []
+"""The problem file reader and writer, once :mod:`chessplace.core.problemfile` is loaded."""
+
+
+def serve_files(read: Reader, write: Writer) -> None:
+    """Hand :class:`Problem` the problem file reader and writer. The file format reads
+    named puzzles, which build problems, so it stands above this module: it calls this
+    as it loads, and the core package (``chessplace.core``) loads it with the model, so
+    ``Problem.from_file`` works however ``Problem`` was imported."""
+    _files[:] = [(read, write)]
 
 
 class Sense(StrEnum):
@@ -73,7 +89,9 @@ class Problem:
 
     Rules: pieces of different armies never attack each other; pieces of one
     army attack each other only when ``independent`` is false; with
-    ``dominating`` every square is occupied or attacked. With these rules a
+    ``dominating`` every square is occupied or attacked, or with ``dominated``
+    only the squares listed there (blocked squares and pawns need no cover:
+    see :attr:`squares_to_dominate`). With these rules a
     placement stays valid when a piece is removed (unless dominating), and
     blockers never change whether a placement is valid.
 
@@ -105,6 +123,18 @@ class Problem:
     pawns: frozenset[Square] = frozenset()
     given: tuple[frozenset[Square], ...] = ()
     free_pawns: int = 0
+    dominated: frozenset[Square] | None = None
+
+    @classmethod
+    def from_file(cls, path: FilePath) -> Problem:
+        """The problem in a problem file, TOML for a ``.toml`` name, else JSON
+        (:func:`chessplace.read_problem`); ``ValueError`` in one line when it is not one."""
+        return _files[0][0](path)
+
+    def to_file(self, path: FilePath) -> None:
+        """Write this problem as a problem file, TOML for a ``.toml`` name, else JSON
+        (:func:`chessplace.write_problem`)."""
+        _files[0][1](self, path)
 
     def __post_init__(self) -> None:
         if not self.armies:
@@ -119,6 +149,7 @@ class Problem:
             raise ValueError(f"army names must differ: {names}")
         if self.dominating and len(self.armies) != 1:
             raise ValueError("domination is defined for a single army")
+        _check_dominated(self)
         for army in self.armies:
             if army.minimum < 0 or (army.maximum is not None and army.maximum < army.minimum):
                 raise ValueError(f"{army.name}: bad count bounds {army.describe_count()}")
@@ -146,11 +177,24 @@ class Problem:
         if self.has_position:
             fixed = [self.blocked, self.pawns, *self.given]
             every = tuple(g for g in every if all(set(map(g, part)) == part for part in fixed))
+        if self.dominated is not None:
+            listed = self.dominated
+            every = tuple(g for g in every if set(map(g, listed)) == listed)
         regions = self.regions
         if regions is None:
             return every
         areas = {frozenset(regions.squares(r)) for r in range(regions.size)}
         return tuple(g for g in every if all(frozenset(map(g, area)) in areas for area in areas))
+
+    @property
+    def squares_to_dominate(self) -> frozenset[Square]:
+        """The squares every answer must occupy or attack: none unless ``dominating``;
+        the ``dominated`` ones, or every square when none are listed; blocked squares
+        and pawns excepted (nothing stands on a blocked square, a pawn holds its own)."""
+        if not self.dominating:
+            return frozenset()
+        listed = self.dominated if self.dominated is not None else self.board.squares()
+        return frozenset(listed) - self.blocked - self.pawns
 
     @property
     def has_target(self) -> bool:
@@ -242,6 +286,8 @@ class Problem:
         given = sum(len(squares) for squares in self.given)
         if given:
             parts.append(f"{given} given")
+        if self.dominated is not None:
+            parts.append(f"{len(self.dominated)} to dominate")
         return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -283,6 +329,26 @@ def _check_position(problem: Problem) -> None:
         raise ValueError("a region grid takes no blocked squares, pawns or given pieces")
     if problem.free_pawns + len(held) > board.size:
         raise ValueError(f"{problem.free_pawns} pawns to place do not fit on the {board} board")
+
+
+def _check_dominated(problem: Problem) -> None:
+    """The listed squares to dominate: a non-empty set of squares on the board, for a
+    dominating problem."""
+    if problem.dominated is None:
+        return
+    listed = frozenset(problem.dominated)
+    object.__setattr__(problem, "dominated", listed)
+    if not problem.dominating:
+        raise ValueError("squares to dominate are for a dominating problem (dominating=True)")
+    if not listed:
+        raise ValueError("list at least one square to dominate")
+    for square in listed:
+        if not _on_board(square, problem.board):
+            raise ValueError(
+                f"square to dominate {_named(square)} is off the {problem.board} board"
+            )
+    if problem.regions is not None:
+        raise ValueError("a region grid takes no squares to dominate")
 
 
 def _on_board(square: object, board: Board) -> bool:

@@ -1,6 +1,8 @@
-"""Problem files: every problem chessplace can pose, as one JSON object.
+"""Problem files: every problem chessplace can pose, as one JSON object or TOML document.
 
-Two forms, one schema (``data/problem.schema.json``):
+A file whose name ends in ``.toml`` is TOML (read by the standard library's
+``tomllib``, written by :mod:`chessplace.core.tomlwriter`), any other JSON; the
+data is the same in both. Two forms, one schema (``data/problem.schema.json``):
 
 - a named puzzle and the options the CLI takes, for people to write::
 
@@ -9,27 +11,38 @@ Two forms, one schema (``data/problem.schema.json``):
 
 - the problem spelled out, which :func:`to_data` writes and ``--print-problem``
   prints: ``board`` (rows, cols, torus, blocked, pawns), ``armies`` (name, piece,
-  min, max, fixed), ``rules`` (independent, dominating, equal_armies),
-  ``objective`` (maximize or minimize), ``given`` and ``place_pawns``.
-  Region puzzles keep the first form (their grid is the problem).
+  min, max, fixed), ``rules`` (independent, dominating: true or the list of
+  squares to dominate, equal_armies), ``objective`` (maximize or minimize),
+  ``given`` and ``place_pawns``. Region puzzles keep the first form (their grid
+  is the problem).
 
 Reading checks every key and type first and names the first wrong one in one
 line (``ValueError``); the file's size and nesting are bounded before parsing.
+
+This module hands its reader and writer to :class:`Problem` (``from_file``,
+``to_file``): it needs the named puzzles, which build problems, so it stands
+above ``problem.py``, and the core package loads it with the model.
 """
 
 from __future__ import annotations
 
 import json
+import tomllib
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from chessplace.core.board import Board
 from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
-from chessplace.core.position import square_names, with_position
-from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense
+from chessplace.core.position import square_names, with_dominated, with_position
+from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, serve_files
 from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_options
+from chessplace.core.tomlwriter import dumps
 from chessplace.runtime.clipping import clipped
+
+Form = Literal["json", "toml"]
+"""The two spellings of a problem file."""
+FORMS: tuple[Form, ...] = ("json", "toml")
 
 MAX_FILE_BYTES = 64 << 20
 """The largest problem file read: room for every square of a 2,000×2,000 board listed."""
@@ -44,36 +57,59 @@ ARMY_KEYS = frozenset({"name", "piece", "min", "max", "fixed"})
 RULE_KEYS = frozenset({"independent", "dominating", "equal_armies"})
 
 
+def form_of(path: str | PathLike[str]) -> Form:
+    """TOML for a name ending in ``.toml`` (any case), JSON for any other."""
+    return "toml" if str(path).lower().endswith(".toml") else "json"
+
+
 def read_problem(path: str | PathLike[str]) -> Problem:
-    """The problem in a problem file; ``ValueError`` (one line) when it is not one."""
+    """The problem in a problem file (TOML by its suffix, else JSON); ``ValueError``
+    (one line) when it is not one."""
     with open(path, "rb") as source:
         data = source.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{path}: more than {MAX_FILE_BYTES >> 20} MiB, too long for a problem")
-    return from_text(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return from_text(text, form_of(path))
 
 
 def write_problem(problem: Problem, path: str | PathLike[str]) -> None:
-    """Write ``problem`` as a problem file (:func:`to_data`)."""
-    Path(path).write_text(to_text(problem), encoding="utf-8")
+    """Write ``problem`` as a problem file (:func:`to_data`), TOML by its suffix, else JSON."""
+    Path(path).write_text(to_text(problem, form_of(path)), encoding="utf-8")
 
 
-def to_text(problem: Problem) -> str:
-    return json.dumps(to_data(problem), indent=2) + "\n"
+serve_files(read_problem, write_problem)
 
 
-def from_text(text: str) -> Problem:
-    """The problem in the JSON ``text``."""
+def to_text(problem: Problem, form: Form = "json") -> str:
+    """The problem file of ``problem`` as JSON or TOML text."""
+    data = to_data(problem)
+    return dumps(data) if form == "toml" else json.dumps(data, indent=2) + "\n"
+
+
+def from_text(text: str, form: Form = "json") -> Problem:
+    """The problem in the JSON (or TOML) ``text``."""
     _check_depth(text)
+    return from_data(_parsed_toml(text) if form == "toml" else _parsed_json(text))
+
+
+def _parsed_json(text: str) -> Any:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(
             f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
     except (RecursionError, ValueError) as error:
         raise ValueError(f"not valid JSON: {clipped(str(error), 80)}") from None
-    return from_data(data)
+
+
+def _parsed_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ValueError(f"not valid TOML: {clipped(first, 80)}") from None
 
 
 def _check_depth(text: str) -> None:
@@ -92,7 +128,7 @@ def _check_depth(text: str) -> None:
 def from_data(data: Any) -> Problem:
     """The problem a decoded problem file states."""
     if not isinstance(data, dict):
-        raise ValueError(f"a problem file holds a JSON object, not {_kind(data)}")
+        raise ValueError(f"a problem file holds a JSON object or TOML table, not {_kind(data)}")
     if "board" in data:
         return _spelled(data)
     _known(data, PUZZLE_KEYS, "")
@@ -122,6 +158,7 @@ _OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "blocked": (list,),
     "given": (list,),
     "pawns": (list, int),
+    "dominate": (list, str),
 }
 
 
@@ -134,7 +171,7 @@ def _typed(key: str, value: Any) -> None:
         raise ValueError(f"{key}: expected {_names(allowed)}, not {_kind(value)}")
     if not isinstance(value, allowed):
         raise ValueError(f"{key}: expected {_names(allowed)}, not {_kind(value)}")
-    if isinstance(value, list) and key in ("blocked", "grid", "pawns"):
+    if isinstance(value, list) and key in ("blocked", "grid", "pawns", "dominate"):
         for item in value:
             if not isinstance(item, str):
                 raise ValueError(f"{key}: expected a list of strings, found {_kind(item)}")
@@ -177,12 +214,18 @@ def _spelled(data: dict[str, Any]) -> Problem:
     objective = data.get("objective", "maximize")
     if objective not in ("maximize", "minimize"):
         raise ValueError(f"objective: expected maximize or minimize, not {_shown(objective)}")
+    dominating = rules.get("dominating", False)
+    if not isinstance(dominating, (bool, list)):
+        raise ValueError(
+            f"rules.dominating: expected true or false, or a list of squares, not "
+            f"{_shown(dominating)}"
+        )
     problem = Problem(
         _string(data.get("puzzle", "custom"), "puzzle"),
         board,
         armies,
         independent=_bool(rules.get("independent", True), "rules.independent"),
-        dominating=_bool(rules.get("dominating", False), "rules.dominating"),
+        dominating=dominating is True,
         equal_armies=_bool(rules.get("equal_armies", False), "rules.equal_armies"),
         sense=Sense(objective),
     )
@@ -191,13 +234,16 @@ def _spelled(data: dict[str, Any]) -> Problem:
     place = data.get("place_pawns", 0)
     if not isinstance(place, int) or isinstance(place, bool) or place < 0:
         raise ValueError(f"place_pawns: expected a count, not {_shown(place)}")
-    return with_position(
+    problem = with_position(
         problem,
         board_data.get("blocked"),
         _given_list(data.get("given")),
         board_data.get("pawns"),
         place,
     )
+    if isinstance(dominating, list):
+        return with_dominated(problem, dominating, "rules.dominating")
+    return problem
 
 
 def _army(data: Any, index: int, board: Board) -> Army:
@@ -243,7 +289,9 @@ def to_data(problem: Problem) -> dict[str, Any]:
         "armies": [_army_data(army) for army in problem.armies],
         "rules": {
             "independent": problem.independent,
-            "dominating": problem.dominating,
+            "dominating": problem.dominating
+            if problem.dominated is None
+            else square_names(problem.dominated),
             "equal_armies": problem.equal_armies,
         },
         "objective": problem.sense.value,
@@ -320,7 +368,9 @@ def _kind(value: Any) -> str:
         return f"the number {_shown(value)}"
     if isinstance(value, str):
         return f"the string {_shown(value)}"
-    return "a list" if isinstance(value, list) else "an object"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else f"a {type(value).__name__}"
 
 
 def _shown(value: Any) -> str:

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from chessplace.core.board import Board
 from chessplace.core.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, piece_from_text
-from chessplace.core.position import Listing, with_position
+from chessplace.core.position import Listing, with_dominated, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, whole_number
 from chessplace.core.regions import Regions, parse_grid
 from chessplace.runtime.clipping import clipped
@@ -226,16 +226,18 @@ def problem_from_options(
     blocked: Listing = None,
     given: Listing = None,
     pawns: Listing | int = None,
+    dominate: Listing = None,
 ) -> Problem:
     """The problem that the CLI's (and the HTTP API's) options describe: ``blocked``,
     ``given`` and ``pawns`` as :func:`chessplace.core.position.with_position` reads them,
-    but for ``queens-and-pawns``, whose ``pawns`` is how many pawns to place.
+    but for ``queens-and-pawns``, whose ``pawns`` is how many pawns to place; with
+    ``dominate``, every answer occupies or attacks those squares (one army).
 
     Raises ``ValueError`` with a message fit for a user on bad options.
     """
     if puzzle in REGION_PUZZLES:
         others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
-        position = (blocked, given, pawns)
+        position = (blocked, given, pawns, dominate)
         if grid is None:
             raise ValueError(f"{puzzle} needs a grid of regions")
         if any(value is not None for value in (*others, *position)):
@@ -267,7 +269,8 @@ def problem_from_options(
         raise ValueError("give at most one of at least, exactly and at most")
     if any(value is not None for value in counts):
         problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
-    return with_position(problem, blocked, given, pawns, problem.free_pawns)
+    problem = with_position(problem, blocked, given, pawns, problem.free_pawns)
+    return problem if dominate is None else with_dominated(problem, dominate)
 
 
 def _pawn_count(pawns: Listing | int) -> int:
@@ -299,6 +302,7 @@ PROBLEM_OPTIONS = (
     "blocked",
     "given",
     "pawns",
+    "dominate",
 )
 """The options besides the puzzle's name that :func:`problem_from_options` takes."""
 

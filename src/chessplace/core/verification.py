@@ -341,7 +341,9 @@ def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
     problem = placement.problem
     board = problem.board
     covered = set(occupant) | _attacked(placement, occupant) | problem.blocked
-    missing = tuple(square for square in board.squares() if square not in covered)
+    listed = problem.dominated
+    targets = board.squares() if listed is None else sorted(listed, key=lambda s: (s[1], s[0]))
+    missing = tuple(square for square in targets if square not in covered)
     if not missing:
         return []
     names = " ".join(square_name(s) for s in missing[:12])

@@ -46,7 +46,7 @@ class Rules:
     - ``exclusive_lines``: ``(a, b, line)``: armies ``a`` and ``b`` do not
       both have a piece on ``line``;
     - ``forbidden_pairs``: two variables that are not both true (leaps);
-    - ``cover``: for domination, per square the variables that cover it;
+    - ``cover``: for domination, per square to dominate the variables that cover it;
     - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (each
       rank, file and region of a grid of regions; the pawns to place);
     - ``fixed``: variables with a set value: given pieces true, every piece on
@@ -98,11 +98,11 @@ def rules_of(problem: Problem) -> Rules:
                 pairs.add(((a, t), (b, s)))
     cover: tuple[tuple[Literal, ...], ...] = ()
     if problem.dominating:
-        closed = pawns | {board.index(s) for s in problem.blocked}
+        targets = {board.index(s) for s in problem.squares_to_dominate}
         cover = tuple(
             tuple((0, s) for s in squares)
             for target, squares in enumerate(coverers(board, armies[0].piece, pawns))
-            if target not in closed
+            if target in targets
         )
     placed_pawns: tuple[tuple[tuple[Literal, ...], int], ...] = ()
     clauses: tuple[Clause, ...] = ()

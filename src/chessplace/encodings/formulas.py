@@ -304,8 +304,9 @@ def _line_mapping(image: tuple[int, ...], swap: bool) -> symmetry.Mapping:
 
 
 class DominationFormula(Formula):
-    """Domination: per square one clause of the squares that cover it, the counts,
-    and lex-leader symmetry breaking (row-major order of squares).
+    """Domination: per square to dominate one clause of the squares that cover it,
+    independence where the army's pieces must not attack each other, the counts, and
+    lex-leader symmetry breaking (row-major order of squares).
 
     Every count over the squares lists them along a Hilbert curve, so that the
     counting network first adds up squares that lie near each other (Rostami and
@@ -321,6 +322,11 @@ class DominationFormula(Formula):
         rules = rules_of(problem)
         for group in checked(rules.cover, control):
             self.clauses.append([self.var(v) for v in group])
+        absent = {v for v, value in rules.fixed if not value}  # blocked squares, given pawns
+        for line in checked(rules.at_most_one, control):  # independent domination
+            self.at_most_one([self.var(v) for v in line if v not in absent])
+        for first, second in checked(rules.forbidden_pairs, control):
+            self.clauses.append([-self.var(first), -self.var(second)])
         self._add_position(rules)
         army = problem.armies[0]
         self.bound(self._curve, army.minimum, army.maximum)

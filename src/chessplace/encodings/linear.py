@@ -174,7 +174,7 @@ class _Builder:
         )
         self.add("two armies never share a line one of their pieces rides", exclusive)
         self.add(
-            "domination: every square occupied or attacked",
+            "domination: every square to dominate occupied or attacked",
             [Constraint(tuple(map(self.one, group)), ">=", 1) for group in rules.cover],
         )
         self.add(

@@ -54,6 +54,8 @@ class Engine:
     takes_position: ClassVar[bool] = False
     """True for engines that model blocked squares, pawns and given pieces
     (:attr:`Problem.has_position`)."""
+    takes_dominated: ClassVar[bool] = False
+    """True for engines that dominate listed squares only (:attr:`Problem.dominated`)."""
 
     count_rate: ClassVar[float | None] = None
     """About how many placements a second the engine's count meets on the 2-core machine
@@ -81,6 +83,8 @@ class Engine:
             return f"{self.name} does not know torus boards"
         if problem.has_position and not self.takes_position:
             return f"{self.name} does not model blocked squares, pawns or given pieces"
+        if problem.dominated is not None and not self.takes_dominated:
+            return f"{self.name} does not dominate listed squares only"
         squares = problem.board.size
         if self.max_squares is not None and squares > self.max_squares:
             return (

@@ -173,6 +173,7 @@ class CpSatEngine(Engine):
     max_squares = MAX_SQUARES
     takes_regions = True
     takes_position = True
+    takes_dominated = True
     count_rate = 25.0  # 9-queens: 352 placements in 14 s
 
     def solve(self, problem: Problem, control: Control) -> Result:
@@ -269,6 +270,6 @@ class CpSatEngine(Engine):
 def _known_bound(problem: Problem) -> int | None:
     """A bound proven without search: the domination lower bound, or the product bound
     on equal peaceable armies; ``None`` when neither applies."""
-    if problem.dominating and len(problem.armies) == 1:
+    if problem.dominating and problem.sense is Sense.MINIMIZE:
         return domination.lower_bound(problem.without_counts())
     return lines.upper_bound(problem.without_counts())

@@ -21,19 +21,19 @@ RUNS = 3
 
 
 def lower_bound(problem: Problem) -> int:
-    """A proven lower bound on the fewest pieces that cover the board.
+    """A proven lower bound on the fewest pieces that cover the squares to dominate.
 
-    Each piece covers at most the largest number of squares one square reaches;
-    queens on an n×n board need at least ⌈(n − 1)/2⌉ (Spencer's bound, see
+    Each piece covers at most the largest number of those squares one square reaches;
+    queens on a whole n×n board need at least ⌈(n − 1)/2⌉ (Spencer's bound, see
     Cockayne, "Chessboard domination problems", 1990). With a position, blocked
     squares and pawns need no cover (and pawns only shorten rides), and the given
     pieces are among the pieces.
     """
     board = problem.board
-    widest = max(len(squares) for squares in coverers(board, problem.armies[0].piece))
-    need = board.size - len(problem.blocked) - len(problem.pawns)
-    bound = -(-need // widest)
-    if problem.has_position:
+    targets = {board.index(s) for s in problem.squares_to_dominate}
+    widest = max(len(targets.intersection(s)) for s in coverers(board, problem.armies[0].piece))
+    bound = -(-len(targets) // widest) if targets else 0
+    if problem.has_position or problem.dominated is not None:
         return max(bound, len(problem.given_of(0)))
     if (
         board.is_square
@@ -45,10 +45,11 @@ def lower_bound(problem: Problem) -> int:
 
 
 def greedy(problem: Problem) -> Placement:
-    """Pieces placed one by one where each covers the most squares still uncovered."""
+    """Pieces placed one by one where each covers the most squares still uncovered
+    (of those to dominate; a problem with no position)."""
     board = problem.board
     reach = coverers(board, problem.armies[0].piece)
-    uncovered = set(range(board.size))
+    uncovered = {board.index(s) for s in problem.squares_to_dominate}
     chosen: list[Square] = []
     while uncovered:
         square = max(range(board.size), key=lambda s: len(uncovered.intersection(reach[s])))
@@ -59,9 +60,10 @@ def greedy(problem: Problem) -> Placement:
 
 def first_guess(problem: Problem, control: Control) -> Placement:
     """The smallest dominating set found: greedy, then local search one size down at a
-    time (with Numba) until it fails or meets :func:`lower_bound`."""
+    time (with Numba, for the whole board) until it fails or meets :func:`lower_bound`
+    (a problem with no position whose pieces may attack each other)."""
     best = greedy(problem)
-    if importlib.util.find_spec("numba") is None:
+    if problem.dominated is not None or importlib.util.find_spec("numba") is None:
         return best
     from chessplace.engines.coversearch import dominating_set
 

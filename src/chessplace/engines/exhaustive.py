@@ -56,6 +56,7 @@ class ExhaustiveEngine(Engine):
     summary = "plain backtracking over every square; small boards; the test oracle"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     takes_regions = True
+    takes_dominated = True
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task)
@@ -204,17 +205,22 @@ def _clashes(
 
 
 def _dominating_sets(problem: Problem, control: Control) -> Iterator[Placement]:
-    """Sets of squares, smallest first, whose pieces cover the board."""
-    army = problem.armies[0]
-    squares = list(problem.board.squares())
+    """Sets of squares, smallest first, whose pieces cover the squares to dominate (and
+    attack each other nowhere, for independent domination)."""
+    army, board = problem.armies[0], problem.board
+    squares = list(board.squares())
+    targets = sorted(problem.squares_to_dominate)
     largest = len(squares) if army.maximum is None else min(army.maximum, len(squares))
     for size in range(army.minimum, largest + 1):
         for chosen in combinations(squares, size):
             if control.stopped:
                 return
+            if problem.independent and any(
+                reaches(army.piece, s, t, board) for s, t in combinations(chosen, 2)
+            ):
+                continue
             if all(
-                target in chosen
-                or any(reaches(army.piece, s, target, problem.board) for s in chosen)
-                for target in squares
+                target in chosen or any(reaches(army.piece, s, target, board) for s in chosen)
+                for target in targets
             ):
                 yield Placement.from_squares(problem, [chosen])

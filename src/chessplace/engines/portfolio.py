@@ -156,6 +156,7 @@ class PortfolioEngine(Engine):
     name = "portfolio"
     takes_torus = True
     takes_position = True
+    takes_dominated = True
     summary = "the strongest engines that take a problem, side by side; the first proof wins"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 

@@ -58,6 +58,7 @@ class SatEngine(Engine):
     max_squares = MAX_FILLED_SQUARES  # MAX_SQUARES where a count needs a bound (refusal)
     takes_regions = True
     takes_position = True
+    takes_dominated = True
 
     def __init__(self, backend: str | None = None, encoding: str | None = None) -> None:
         """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat
@@ -174,7 +175,10 @@ class SatEngine(Engine):
         free = problem.without_counts()
         maximize = problem.sense is Sense.MAXIMIZE
         best = _first_guess(free, control)
-        bound = domination.lower_bound(free) if free.dominating else lines.upper_bound(free)
+        if free.dominating and not maximize:
+            bound: int | None = domination.lower_bound(free)
+        else:
+            bound = lines.upper_bound(free)
         if best is not None:
             control.report(objective=best.objective, bound=bound, placement=best)
         while True:
@@ -225,11 +229,14 @@ def _common_sizes(problem: Problem) -> list[Problem]:
 
 def _first_guess(problem: Problem, control: Control) -> Placement | None:
     """A good placement to climb from: a few annealing runs where the line model fits,
-    a small dominating set found by local search for domination; none for a problem
-    with a position (the searches know no blocked squares, pawns or given pieces)."""
+    a small dominating set found by local search for the fewest pieces dominating; none
+    for a problem with a position (the searches know no blocked squares, pawns or given
+    pieces) or for independent domination (nor do they keep pieces apart)."""
     if problem.has_position:
         return None
     if problem.dominating:
+        if problem.independent or problem.sense is Sense.MAXIMIZE:
+            return None
         return domination.first_guess(problem, control)
     if lines.refusal(problem) is not None or importlib.util.find_spec("numba") is None:
         return None

@@ -3,7 +3,10 @@
 The clauses are those of :func:`chessplace.encodings.formulas.formula_for`, the
 formula the ``sat`` engine hands to its SAT solver for the same problem (whole:
 the engine may split large formulas into cubes, which changes nothing in it).
-CNF has no objective, so the problem must have a count.
+Where every count follows from lines that must each hold one piece (n queens on
+n×n, blocked squares or not: :func:`~chessplace.encodings.boolean.counts_follow`)
+that formula has one clause per line and no cardinality encoding, and the header
+says so. CNF has no objective, so the problem must have a count.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Hashable, Iterator
 from chessplace.core.board import square_name
 from chessplace.core.problem import Problem
 from chessplace.encodings import formulas, lines, symmetry
-from chessplace.encodings.boolean import PAWN
+from chessplace.encodings.boolean import PAWN, counts_follow
 from chessplace.encodings.cnf import check_encoding
 from chessplace.encodings.linear import line_name
 from chessplace.export.text import ascii_text
@@ -27,8 +30,8 @@ MODELS = {
         " trims a placement with more pieces to the counts)"
     ),
     formulas.DominationFormula: (
-        "one variable per square; per square a clause of the squares that cover it; the"
-        " count over the squares in Hilbert-curve order"
+        "one variable per square; per square to dominate a clause of the squares that cover"
+        " it; the count over the squares in Hilbert-curve order"
     ),
 }
 
@@ -62,10 +65,14 @@ def _lines(formula: formulas.Formula, encoding: str | None, break_symmetry: bool
     yield f"c problem: {ascii_text(problem.describe())}"
     yield f"c satisfiable exactly when chessplace finds a placement; model: {kind.__name__}"
     yield f"c   ({MODELS[kind]})"
-    yield (
-        f"c cardinality encoding: {encoding or default} (PySAT); at most one of more than"
-        " 6 literals: sequential counter"
-    )
+    if isinstance(formula, formulas.SquareFormula) and _counts_follow(problem):
+        yield (
+            "c counts: one clause per line that must hold a piece (its rank, its file...),"
+            " no cardinality encoding"
+        )
+    else:
+        yield f"c cardinality encoding: {encoding or default} (PySAT)"
+    yield "c at most one of more than 6 literals: sequential counter"
     if break_symmetry:
         yield (
             f"c symmetry breaking: included, lex-leader clauses for {count} symmetries"
@@ -123,3 +130,9 @@ def _meaning(formula: formulas.Formula, key: Hashable) -> str:
         case ("aux", _):
             return "symmetry breaking: the lex-leader prefixes agree so far"
     return f"auxiliary {key!r}"
+
+
+def _counts_follow(problem: Problem) -> bool:
+    """True when the square formula bounds no count: each follows from its filled lines
+    (a grid of regions counts its ranks, files and regions with cardinality bounds)."""
+    return problem.regions is None and counts_follow(problem)

@@ -78,6 +78,8 @@ def spec_of(problem: Problem) -> Spec:
         raise CannotCertify("certificates do not cover torus boards yet")
     if problem.has_position:
         raise CannotCertify("certificates do not cover blocked squares, pawns or given pieces yet")
+    if problem.dominated is not None:
+        raise CannotCertify("certificates do not cover domination of listed squares yet")
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
         raise CannotCertify(f"certificates cover boards up to {MAX_CERTIFIED_SIDE} a side")
     if len({army.piece for army in problem.armies}) != 1:

@@ -33,9 +33,6 @@ def run(arguments: argparse.Namespace) -> int:
     fault = output_fault(arguments)
     if fault:
         raise UsageError(fault)
-    if getattr(arguments, "print_problem", False):
-        print(to_text(problem_from(arguments)), end="")
-        return EXIT_OK
     if getattr(arguments, "certificate", None):
         refuse_uncertifiable(arguments)
         arguments.started = time.monotonic()  # the certificate gets what the limit leaves
@@ -54,12 +51,20 @@ def run(arguments: argparse.Namespace) -> int:
         "explain": explain_command,
         "hint": hint_command,
     }
+    if getattr(arguments, "print_problem", None):
+        handlers[arguments.command] = _print_problem
     try:
         return handlers[arguments.command](arguments)
     except BrokenPipeError:
         raise
     except (ValueError, OSError) as error:  # api.NoSolver is a ValueError
         raise UsageError(str(error)) from None
+
+
+def _print_problem(arguments: argparse.Namespace) -> int:
+    """``--print-problem [json|toml]``: the problem file the options mean."""
+    print(to_text(problem_from(arguments), arguments.print_problem), end="")
+    return EXIT_OK
 
 
 def _engine_options(arguments: argparse.Namespace) -> dict[str, Any]:

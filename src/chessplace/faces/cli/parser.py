@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn
 
+from chessplace.core.problemfile import FORMS
 from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.export import FORMATS
 from chessplace.faces.cli.argtypes import (
@@ -52,12 +53,15 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "puzzle",
         help=f"one of: {', '.join([*PUZZLES, *REGION_PUZZLES])}; or a problem file, "
-        "PROBLEM.json (see --print-problem)",
+        "PROBLEM.json or PROBLEM.toml (see --print-problem)",
     )
     parser.add_argument(
         "--print-problem",
-        action="store_true",
-        help="print the problem file these options mean, and stop",
+        nargs="?",
+        const="json",
+        choices=FORMS,
+        metavar="json|toml",
+        help="print the problem file these options mean (JSON, or TOML), and stop",
     )
     parser.add_argument("-n", type=positive_int, help="board size n×n")
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
@@ -103,6 +107,13 @@ def _position_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SQUARES|K",
         help="neutral pawns that stop every ride through their square: b2,c5; "
         "queens-and-pawns: the number K of pawns the answer places",
+    )
+    parser.add_argument(
+        "--dominate",
+        metavar="SQUARES",
+        help="every answer occupies or attacks these squares (a1,b2), and no others need "
+        "be: domination of listed squares, for one army (dominating-queens: the fewest "
+        "queens that cover them)",
     )
 
 

@@ -1,5 +1,6 @@
-"""The problem a command's arguments state: a problem file (``PROBLEM.json`` in the
-puzzle's place) or the puzzle and its options; ``--print-problem`` shows it as a file."""
+"""The problem a command's arguments state: a problem file (``PROBLEM.json`` or
+``PROBLEM.toml`` in the puzzle's place) or the puzzle and its options;
+``--print-problem`` shows it as a file."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_attributes
 from chessplace.faces.cli.exits import UsageError
 from chessplace.faces.cli.regions import with_grid
 
-PROBLEM_FILE_SUFFIX = ".json"
+PROBLEM_FILE_SUFFIXES = (".json", ".toml")
 
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
     """The problem the puzzle (or problem file), board, grid, position and count
     options describe; a problem file states the whole problem, so it takes no other
     problem option."""
-    if not arguments.puzzle.lower().endswith(PROBLEM_FILE_SUFFIX):
+    if not arguments.puzzle.lower().endswith(PROBLEM_FILE_SUFFIXES):
         return problem_from_attributes(with_grid(arguments))
     given = [
         name

@@ -52,6 +52,7 @@ class Options(BaseModel):
     blocked: Squares | Text | None = None
     given: Annotated[list[str | dict[str, str]], Field(max_length=MOST_LISTED)] | Text | None = None
     pawns: Squares | Text | int | None = None
+    dominate: Squares | Text | None = None
 
     def board(self) -> tuple[int, int] | None:
         """(rows, cols) as asked, before any problem is built; None when not given.
@@ -101,6 +102,7 @@ _LISTS = {
     "blocked": "a list of squares",
     "pawns": "a list of squares",
     "given": "a list of pieces",
+    "dominate": "a list of squares",
 }
 """What each list option holds, as its error says."""
 

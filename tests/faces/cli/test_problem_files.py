@@ -1,0 +1,271 @@
+"""Problem files round-trip every problem option of the command line, in JSON and in
+TOML: the options are read from the parser itself, so a new one fails here until it
+has an example; and any Problem survives ``to_file``/``from_file`` (Hypothesis)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from chessplace import Army, Board, Problem, Sense, piece_from_text, read_problem
+from chessplace.core.board import Square
+from chessplace.core.problemfile import from_text
+from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
+from chessplace.faces.cli import main
+from chessplace.faces.cli.parser import build_parser, parse
+from chessplace.faces.cli.problemargs import problem_from
+
+COMMANDS = ("solve", "optimize", "count")
+
+NOT_THE_PROBLEM = {
+    "help",
+    "print_problem",
+    "json",
+    "ascii",
+    "time_limit",
+    "why",
+    "solver",
+    "encoding",
+    "sat_backend",
+    "render",
+    "show_attacks",
+    "workers",
+    "dask",
+    "checkpoint",
+    "certificate",
+    "unique",
+    "optimal",
+    "limit",
+    "list",
+}
+"""Options that say how to answer, not what the problem is."""
+
+GRID = "GRID"
+"""Stands for the path of a 4×4 grid of regions written for the test."""
+
+EXAMPLES: dict[str, list[list[str]]] = {
+    "puzzle": [
+        ["queens", "-n", "6"],
+        ["queens-and-pawns", "-n", "5", "--pawns", "1"],
+        ["bishops", "-n", "5"],
+        ["amazons", "-n", "10"],
+        ["peaceable-queens", "-n", "5"],
+        ["dominating-queens", "-n", "6"],
+        ["independent", "--piece", "N", "-n", "5"],
+        ["peaceable", "--piece", "B", "-n", "5"],
+        ["dominating", "--piece", "K", "-n", "5"],
+        ["queens-game", "--grid", GRID],
+        ["star-battle", "--grid", GRID],
+    ],
+    "n": [["queens", "-n", "7"]],
+    "rows": [["queens", "--rows", "5", "--cols", "7"]],
+    "cols": [["bishops", "--rows", "6", "--cols", "3"]],
+    "torus": [["queens", "-n", "5", "--torus"], ["peaceable-queens", "-n", "6", "--torus"]],
+    "piece": [
+        ["independent", "--piece", "W2F", "-n", "5"],
+        ["dominating", "--piece", "NN", "-n", "4"],
+    ],
+    "armies": [["peaceable-queens", "-n", "5", "--armies", "3"]],
+    "white": [["peaceable", "--piece", "Q", "-n", "5", "--white", "3"]],
+    "grid_file": [["queens-game", "--grid", GRID]],
+    "stars": [["star-battle", "--grid", GRID, "--stars", "1"]],
+    "blocked": [["queens", "-n", "6", "--blocked", "a1,c3,f6"]],
+    "given": [
+        ["queens", "-n", "8", "--given", "Qd1"],
+        ["peaceable-queens", "-n", "6", "--armies", "3", "--given", "Qa1,qf2,red:c3"],
+    ],
+    "pawns": [
+        ["queens", "-n", "6", "--pawns", "c3,d4"],
+        ["queens-and-pawns", "-n", "6", "--pawns", "2"],
+    ],
+    "dominate": [
+        ["dominating-queens", "-n", "6", "--dominate", "a1,f6,c4"],
+        ["queens", "-n", "6", "--dominate", "b2"],
+    ],
+    "at_least": [["independent", "--piece", "K", "-n", "5", "--at-least", "4"]],
+    "exactly": [["peaceable-queens", "-n", "5", "--exactly", "4"]],
+    "at_most": [["dominating-queens", "-n", "5", "--at-most", "3"]],
+}
+"""Per problem option (its ``dest``), invocations that use it."""
+
+
+def _options(command: str) -> list[argparse.Action]:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(commands.choices[command]._actions)
+
+
+def test_every_option_is_known_as_stating_the_problem_or_not() -> None:
+    for command in COMMANDS:
+        for action in _options(command):
+            assert action.dest in NOT_THE_PROBLEM or action.dest in EXAMPLES, (
+                f"{command} {action.option_strings}: a new option? Say whether it states the "
+                "problem (an example in EXAMPLES) or not (NOT_THE_PROBLEM)"
+            )
+
+
+def _cases() -> list[tuple[str, str, list[str]]]:
+    return [
+        (command, action.dest, example)
+        for command in COMMANDS
+        for action in _options(command)
+        if action.dest in EXAMPLES
+        for example in EXAMPLES[action.dest]
+    ]
+
+
+def test_the_examples_cover_every_puzzle() -> None:
+    named = {example[0] for example in EXAMPLES["puzzle"]}
+    assert named == set(PUZZLES) | set(REGION_PUZZLES)
+
+
+@pytest.mark.parametrize("form", ["json", "toml"])
+@pytest.mark.parametrize(("command", "dest", "words"), _cases())
+def test_print_problem_feeds_back_to_the_same_problem(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    form: str,
+    command: str,
+    dest: str,
+    words: list[str],
+) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("aabb\naabb\nccdd\nccdd\n")
+    argv = [command, *(str(grid) if word == GRID else word for word in words)]
+    expected = problem_from(parse(argv))
+    assert main([*argv, "--print-problem", form]) == 0
+    printed, _ = capsys.readouterr()
+    assert from_text(printed, form) == expected  # type: ignore[arg-type]
+    path = tmp_path / f"problem.{form}"
+    path.write_text(printed)
+    assert read_problem(path) == expected == Problem.from_file(path)
+    assert main(["solve", str(path), "--print-problem", form]) == 0
+    again, _ = capsys.readouterr()
+    assert again == printed
+    other = "toml" if form == "json" else "json"
+    assert main(["count", str(path), "--print-problem", other]) == 0
+    converted, _ = capsys.readouterr()
+    assert from_text(converted, other) == expected  # type: ignore[arg-type]
+
+
+# --- Problem -> to_file -> from_file, over random problems -------------------------
+
+PIECES = ["queen", "knight", "bishop", "rook", "king", "NN", "W2F", "QN", "FD"]
+
+
+@st.composite
+def problems(draw: st.DrawFn) -> Problem:
+    rows, cols = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    board = Board(rows, cols, draw(st.booleans()))
+    count = draw(st.integers(1, 3))
+    names = draw(
+        st.lists(st.text(min_size=1, max_size=8), min_size=count, max_size=count, unique=True)
+    )
+    armies = []
+    for name in names:
+        least = draw(st.integers(0, 4))
+        most = draw(st.none() | st.integers(least, 6))
+        armies.append(
+            Army(
+                name,
+                piece_from_text(draw(st.sampled_from(PIECES))),
+                least,
+                most,
+                draw(st.booleans()),
+            )
+        )
+    squares = list(board.squares())
+    roles = draw(st.lists(st.integers(0, 3 + count), min_size=len(squares), max_size=len(squares)))
+    blocked = frozenset(s for s, r in zip(squares, roles, strict=True) if r == 1)
+    pawns = frozenset(s for s, r in zip(squares, roles, strict=True) if r == 2)
+    given = tuple(
+        frozenset(s for s, r in zip(squares, roles, strict=True) if r == 4 + a)
+        for a in range(count)
+    )
+    dominating = count == 1 and draw(st.booleans())
+    dominated: frozenset[Square] | None = None
+    if dominating and draw(st.booleans()):
+        dominated = frozenset(draw(st.lists(st.sampled_from(squares), min_size=1, unique=True)))
+    free = 0
+    if count == 1 and not dominating and not board.torus:
+        free = draw(st.integers(0, 2))
+    try:
+        return Problem(
+            draw(st.text(max_size=12)),
+            board,
+            tuple(armies),
+            independent=draw(st.booleans()),
+            dominating=dominating,
+            equal_armies=draw(st.booleans()),
+            sense=draw(st.sampled_from(Sense)),
+            blocked=blocked,
+            pawns=pawns,
+            given=given,
+            free_pawns=free,
+            dominated=dominated,
+        )
+    except ValueError:
+        assume(False)
+        raise
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problem=problems())
+def test_a_problem_survives_its_file(
+    tmp_path_factory: pytest.TempPathFactory, problem: Problem
+) -> None:
+    folder = tmp_path_factory.mktemp("files")
+    for suffix in (".json", ".toml", ".TOML"):
+        path = folder / f"problem{suffix}"
+        problem.to_file(path)
+        assert Problem.from_file(path) == problem
+    assert (folder / "problem.toml").read_text().startswith(("puzzle =", "objective ="))
+
+
+# --- bad TOML ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('puzzle = "queens"\nn = ', "not valid TOML"),
+        ('puzzle = "queens"\nn = 8\nn = 9\n', "not valid TOML"),
+        ('puzzle = "queens"\nn = 8.5\n', "n: expected a whole number, not the number 8.5"),
+        ('puzzle = "queens"\nn = 1979-05-27\n', "n: expected a whole number, not a date"),
+        ('puzzle = "queens"\nn = 8\nblocked = "a1"\n', "blocked: expected a list"),
+        ("[board]\nrows = 4\ncols = 4\n[[armies]]\npiece = 5\n", "armies.0.piece"),
+        (
+            "[board]\nrows = 4\ncols = 4\n[[armies]]\npiece = 'Q'\n[rules]\ndominating = 3\n",
+            "rules.dominating: expected true or false, or a list of squares",
+        ),
+        (
+            "[board]\nrows = 4\ncols = 4\n[[armies]]\npiece = 'Q'\n[rules]\ndominating = ['e5']\n",
+            "square to dominate e5 is off the 4×4 board",
+        ),
+        (
+            "[board]\nrows = 4\ncols = 4\n[[armies]]\npiece = 'Q'\n[rules]\ndominating = [1]\n",
+            "rules.dominating: a square is a name",
+        ),
+        ("a = " + "[" * 10_000, "nested deeper"),
+        ("\x00", "not valid TOML"),
+    ],
+)
+def test_bad_toml_files_are_one_line_naming_the_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    code = main(["solve", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_print_problem_takes_only_json_or_toml(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["solve", "queens", "-n", "4", "--print-problem", "yaml"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "invalid choice" in err
