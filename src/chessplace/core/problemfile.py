@@ -12,8 +12,8 @@ data is the same in both. Two forms, one schema (``data/problem.schema.json``):
 - the problem spelled out, which :func:`to_data` writes and ``--print-problem``
   prints: ``board`` (rows, cols, torus, blocked, pawns), ``armies`` (name, piece,
   min, max, fixed), ``rules`` (independent, dominating: true or the list of
-  squares to dominate, equal_armies), ``objective`` (maximize or minimize),
-  ``given`` and ``place_pawns``. Region puzzles keep the first form (their grid
+  squares to dominate, equal_armies), ``objective`` (maximize or minimize;
+  minimize unless told when dominating), ``given`` and ``place_pawns``. Region puzzles keep the first form (their grid
   is the problem).
 
 Reading checks every key and type first and names the first wrong one in one
@@ -211,10 +211,10 @@ def _spelled(data: dict[str, Any]) -> Problem:
     armies = tuple(_army(item, i, board) for i, item in enumerate(armies_data))
     rules = _object(data.get("rules", {}), "rules")
     _known(rules, RULE_KEYS, "rules.")
-    objective = data.get("objective", "maximize")
+    dominating = rules.get("dominating", False)
+    objective = data.get("objective", "minimize" if dominating else "maximize")
     if objective not in ("maximize", "minimize"):
         raise ValueError(f"objective: expected maximize or minimize, not {_shown(objective)}")
-    dominating = rules.get("dominating", False)
     if not isinstance(dominating, (bool, list)):
         raise ValueError(
             f"rules.dominating: expected true or false, or a list of squares, not "

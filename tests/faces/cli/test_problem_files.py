@@ -269,3 +269,25 @@ def test_print_problem_takes_only_json_or_toml(capsys: pytest.CaptureFixture[str
     code = main(["solve", "queens", "-n", "4", "--print-problem", "yaml"])
     _, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1 and "invalid choice" in err
+
+
+@pytest.mark.parametrize(
+    ("rules", "objective", "sense"),
+    [
+        ('"dominating": true', "", Sense.MINIMIZE),
+        ('"dominating": ["a1", "c3"]', "", Sense.MINIMIZE),
+        ('"dominating": true', ', "objective": "maximize"', Sense.MAXIMIZE),
+        ('"dominating": false', "", Sense.MAXIMIZE),
+        ('"independent": true', "", Sense.MAXIMIZE),
+    ],
+)
+def test_a_file_asking_for_domination_minimizes_unless_told(
+    rules: str, objective: str, sense: Sense
+) -> None:
+    """A spelled-out file that sets rules.dominating and names no objective asks for the
+    fewest pieces (the most would fill the board); otherwise the most."""
+    text = (
+        '{"board": {"rows": 5, "cols": 5}, "armies": [{"name": "white", "piece": "queen"}], '
+        f'"rules": {{{rules}}}{objective}}}'
+    )
+    assert from_text(text).sense is sense
