@@ -5,8 +5,12 @@ has an example; and any Problem survives ``to_file``/``from_file`` (Hypothesis).
 from __future__ import annotations
 
 import argparse
+import json
+import tomllib
+from importlib.resources import files
 from pathlib import Path
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -18,6 +22,8 @@ from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.faces.cli import main
 from chessplace.faces.cli.parser import build_parser, parse
 from chessplace.faces.cli.problemargs import problem_from
+
+SCHEMA = json.loads(files("chessplace.data").joinpath("problem.schema.json").read_text())
 
 COMMANDS = ("solve", "optimize", "count")
 
@@ -140,6 +146,8 @@ def test_print_problem_feeds_back_to_the_same_problem(
     assert main([*argv, "--print-problem", form]) == 0
     printed, _ = capsys.readouterr()
     assert from_text(printed, form) == expected  # type: ignore[arg-type]
+    data = tomllib.loads(printed) if form == "toml" else json.loads(printed)
+    jsonschema.validate(data, SCHEMA)  # the published schema takes what is printed
     path = tmp_path / f"problem.{form}"
     path.write_text(printed)
     assert read_problem(path) == expected == Problem.from_file(path)
