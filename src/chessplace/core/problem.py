@@ -8,7 +8,7 @@ from enum import StrEnum
 from functools import cached_property
 from itertools import permutations
 
-from chessplace.core.board import Board, Square, Symmetry, square_name
+from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
 from chessplace.core.pieces import Piece
 from chessplace.core.regions import Regions
 
@@ -144,8 +144,7 @@ class Problem:
         pieces onto themselves)."""
         every = self.board.symmetries()
         if self.has_position:
-            fixed = [self.blocked, self.pawns, *self.given]
-            every = tuple(g for g in every if all(set(map(g, part)) == part for part in fixed))
+            every = keeping(every, [self.blocked, self.pawns, *self.given])
         regions = self.regions
         if regions is None:
             return every
