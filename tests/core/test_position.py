@@ -313,3 +313,16 @@ def test_cli_lists_a_position_as_json_lines_and_counts_to_a_limit(
     assert all("d1" in placement and not {"a1", "h8"} & placement for placement in squares)
     assert main([*position, "--limit", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["count"] == 1
+
+
+def test_closing_a_listing_ends_the_enumeration_thread() -> None:
+    """CP-SAT enumerates in a thread of its own: closing the stream stops and joins it."""
+    import threading
+
+    before = threading.active_count()
+    problem = problem_from_options("peaceable-queens", n=8, exactly=6, blocked=["a1"])
+    stream = api.solutions(problem)
+    assert next(stream).verify() == ()
+    assert threading.active_count() == before + 1
+    stream.close()
+    assert threading.active_count() == before

@@ -268,7 +268,6 @@ class CpSatEngine(Engine):
             unique=len(classes) if unique else None,
         )
 
-
     def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
         """Every placement, as :meth:`count` enumerates them, handed out while the
         search runs in a thread: it waits while :data:`LISTED_AHEAD` placements are
@@ -279,22 +278,20 @@ class CpSatEngine(Engine):
             return
         solver = _solver(control, 1)
         solver.parameters.enumerate_all_solutions = True
-        found: queue.Queue[Placement | None] = queue.Queue(maxsize=LISTED_AHEAD)
+        found: queue.Queue[Placement] = queue.Queue(maxsize=LISTED_AHEAD)
         closed = threading.Event()
+        finished = threading.Event()
         failure: list[BaseException] = []
 
-        def hand_out(item: Placement | None) -> None:
-            while not closed.is_set():
+        def on_solution(listener: Any) -> None:
+            placement = model.placement(listener.boolean_value)
+            while not (closed.is_set() or control.stopped):
                 try:
-                    found.put(item, timeout=0.1)
+                    found.put(placement, timeout=POLL_SECONDS)
                     return
                 except queue.Full:
                     pass
-
-        def on_solution(listener: Any) -> None:
-            hand_out(model.placement(listener.boolean_value))
-            if closed.is_set():
-                listener.stop_search()
+            listener.stop_search()
 
         def enumerate_all() -> None:
             try:
@@ -302,13 +299,17 @@ class CpSatEngine(Engine):
             except BaseException as error:  # raised again where the placements are taken
                 failure.append(error)
             finally:
-                hand_out(None)
+                finished.set()
 
         worker = threading.Thread(target=enumerate_all, daemon=True)
         with control.interrupting(solver.stop_search):
             worker.start()
             try:
-                while (placement := found.get()) is not None:
+                while not (finished.is_set() and found.empty()):
+                    try:
+                        placement = found.get(timeout=POLL_SECONDS)
+                    except queue.Empty:
+                        continue
                     yield placement
             finally:
                 closed.set()
@@ -320,6 +321,9 @@ class CpSatEngine(Engine):
 
 LISTED_AHEAD = 256
 """Placements :meth:`CpSatEngine.solutions` finds before the listing takes them."""
+
+POLL_SECONDS = 0.1
+"""How often a listing's two threads look for a stop while waiting for each other."""
 
 
 def _known_bound(problem: Problem) -> int | None:
