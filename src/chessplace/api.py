@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -192,9 +192,10 @@ def solutions(
     time_limit: float | None = None,
     control: Control | None = None,
     **options: Any,
-) -> Iterator[Placement]:
+) -> Generator[Placement, None, None]:
     """Every placement (with ``unique`` one per symmetry class), streamed without
-    holding them in memory; each is checked before it is handed out."""
+    holding them in memory; each is checked before it is handed out. Closing the
+    stream ends the engine's work."""
     _require_count(problem, "list", "")
     engine = choose(problem, Task.LIST, solver, **options).engine
     if control is not None:
@@ -284,12 +285,18 @@ def region_holding(problem: Problem, squares: Iterable[Square], control: Control
 
 def _checked_stream(
     engine: Engine, stream: Iterator[Placement], unique: bool
-) -> Iterator[Placement]:
-    for placement in stream:
-        if unique and not placement.is_canonical():
-            continue
-        _verified(engine, placement)
-        yield placement
+) -> Generator[Placement, None, None]:
+    """``stream`` verified (and filtered to one per class with ``unique``); closing it
+    closes the engine's stream, whose search then ends."""
+    try:
+        for placement in stream:
+            if unique and not placement.is_canonical():
+                continue
+            _verified(engine, placement)
+            yield placement
+    finally:
+        if isinstance(stream, Generator):
+            stream.close()
 
 
 def _require_count(problem: Problem, task: str, otherwise: str) -> None:

@@ -4,6 +4,7 @@ checker against the same enumerator, and every other engine's refusal."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from itertools import combinations, product
 
@@ -261,3 +262,67 @@ def test_sat_counts_by_class_as_cpsat_enumerates(position: dict[str, str]) -> No
     that keeps the position, or the class sizes would be wrong."""
     problem = problem_from_options("peaceable-queens", n=5, exactly=3, **position)  # type: ignore[arg-type]
     assert api.count(problem, solver="sat").count == api.count(problem, solver="cpsat").count
+
+
+def _listed(problem: Problem, unique: bool = False) -> list[Placement]:
+    """Every placement ``api.solutions`` lists, each verified, none twice."""
+    listed = list(api.solutions(problem, unique=unique))
+    for placement in listed:
+        assert placement.verify() == (), placement
+    keys = [(placement.armies, placement.pawns) for placement in listed]
+    assert len(set(keys)) == len(keys)
+    return listed
+
+
+@settings(max_examples=30)
+@given(positions())
+def test_one_army_lists_as_many_as_brute_force_counts(problem: Problem) -> None:
+    assert len(_listed(problem)) == _brute_count(problem)
+
+
+@settings(max_examples=10)
+@given(positions(two_armies=True))
+def test_two_armies_list_as_many_as_brute_force_counts(problem: Problem) -> None:
+    assert len(_listed(problem)) == _brute_count(problem)
+
+
+def test_placed_pawns_are_listed_and_unique_lists_one_per_class() -> None:
+    """A103330: 20 placements of 8 queens and a pawn on 7×7; the blocked a1 and the
+    given queen keep only the diagonal mirror, so the classes are CP-SAT's."""
+    every = _listed(queens_and_pawns(Board.square(7), 1))
+    assert len(every) == 20 and all(len(p.pawns) == 1 for p in every)
+    problem = problem_from_options("peaceable-queens", n=5, exactly=3, blocked=["a1"])
+    counted = api.count(problem, unique=True, solver="cpsat")
+    assert len(_listed(problem)) == counted.count
+    assert len(_listed(problem, unique=True)) == counted.unique
+
+
+def test_cli_lists_a_position_as_json_lines_and_counts_to_a_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from chessplace.faces.cli import main
+
+    position = ["count", "queens", "-n", "8", "--blocked", "a1,h8", "--given", "Qd1"]
+    assert main([*position, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)["count"]
+    assert expected == 17
+    assert main([*position, "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    squares = [frozenset(p["square"] for p in json.loads(line)["pieces"]) for line in lines]
+    assert len(set(squares)) == len(squares) == expected
+    assert all("d1" in placement and not {"a1", "h8"} & placement for placement in squares)
+    assert main([*position, "--limit", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 1
+
+
+def test_closing_a_listing_ends_the_enumeration_thread() -> None:
+    """CP-SAT enumerates in a thread of its own: closing the stream stops and joins it."""
+    import threading
+
+    before = threading.active_count()
+    problem = problem_from_options("peaceable-queens", n=8, exactly=6, blocked=["a1"])
+    stream = api.solutions(problem)
+    assert next(stream).verify() == ()
+    assert threading.active_count() == before + 1
+    stream.close()
+    assert threading.active_count() == before

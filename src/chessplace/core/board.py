@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import overload
@@ -189,6 +189,14 @@ class Board:
 
     def __str__(self) -> str:
         return f"{self.rows}×{self.cols}{' torus' if self.torus else ''}"
+
+
+def keeping(
+    symmetries: Iterable[Symmetry], parts: Iterable[frozenset[Square]]
+) -> tuple[Symmetry, ...]:
+    """Those of ``symmetries`` that map each of ``parts`` (sets of squares) onto itself."""
+    fixed = list(parts)
+    return tuple(g for g in symmetries if all(set(map(g, part)) == part for part in fixed))
 
 
 def _shifted(symmetry: Symmetry, dx: int, dy: int, board: Board) -> Symmetry:

@@ -10,7 +10,7 @@ from functools import cached_property
 from itertools import permutations
 from os import PathLike
 
-from chessplace.core.board import Board, Square, Symmetry, square_name
+from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
 from chessplace.core.pieces import Piece
 from chessplace.core.regions import Regions
 
@@ -175,11 +175,9 @@ class Problem:
         pieces onto themselves)."""
         every = self.board.symmetries()
         if self.has_position:
-            fixed = [self.blocked, self.pawns, *self.given]
-            every = tuple(g for g in every if all(set(map(g, part)) == part for part in fixed))
+            every = keeping(every, [self.blocked, self.pawns, *self.given])
         if self.dominated is not None:
-            listed = self.dominated
-            every = tuple(g for g in every if set(map(g, listed)) == listed)
+            every = keeping(every, [self.dominated])
         regions = self.regions
         if regions is None:
             return every

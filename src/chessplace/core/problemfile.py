@@ -13,8 +13,8 @@ data is the same in both. Two forms, one schema (``data/problem.schema.json``):
   prints: ``board`` (rows, cols, torus, blocked, pawns), ``armies`` (name, piece,
   min, max, fixed), ``rules`` (independent, dominating: true or the list of
   squares to dominate, equal_armies), ``objective`` (maximize or minimize;
-  minimize unless told when dominating), ``given`` and ``place_pawns``. Region puzzles keep the first form (their grid
-  is the problem).
+  minimize unless told when dominating), ``given`` and ``place_pawns``. Region
+  puzzles keep the first form (their grid is the problem).
 
 Reading checks every key and type first and names the first wrong one in one
 line (``ValueError``); the file's size and nesting are bounded before parsing.

@@ -30,11 +30,16 @@ LineSymmetry = tuple[tuple[int, ...], bool]
 """A symmetry acting on line colours: the image of each line, and whether colours swap."""
 
 
-def refusal(problem: Problem, most_armies: int = 2) -> str | None:
+def refusal(problem: Problem, most_armies: int = 2, blocked: bool = False) -> str | None:
     """Why the line model does not describe ``problem`` (two armies, or two up to
-    ``most_armies``); ``None`` when it does."""
-    if problem.has_position:
-        return "the line model knows no blocked squares, pawns or given pieces"
+    ``most_armies``); ``None`` when it does. With ``blocked`` the caller takes blocked
+    squares (rides pass over them, so the lines stay as they are), never pawns."""
+    if problem.pawns or problem.free_pawns:
+        return "pawns cut the lines a colour holds: the line model knows no pawns"
+    if problem.given:
+        return "the line model takes no given pieces"
+    if problem.blocked and not blocked:
+        return "the line model knows no blocked squares"
     if not 2 <= len(problem.armies) <= most_armies:
         allowed = "two" if most_armies == 2 else f"2 to {most_armies}"
         return f"the line model is for {allowed} armies"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from chessplace.core.placement import Placement
@@ -166,10 +169,10 @@ def _verdict(status: Any, model: Any) -> str:
 class CpSatEngine(Engine):
     name = "cpsat"
     takes_torus = True
-    summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate"
+    summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate and list"
     package = "ortools"
     module = "ortools"
-    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
+    tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT, Task.LIST})
     max_squares = MAX_SQUARES
     takes_regions = True
     takes_position = True
@@ -265,6 +268,63 @@ class CpSatEngine(Engine):
             count=total,
             unique=len(classes) if unique else None,
         )
+
+    def solutions(self, problem: Problem, control: Control) -> Iterator[Placement]:
+        """Every placement, as :meth:`count` enumerates them, handed out while the
+        search runs in a thread: it waits while :data:`LISTED_AHEAD` placements are
+        not yet taken, and stops when the listing is closed or ``control`` stops."""
+        try:
+            model = _Model(problem, with_objective=False, control=control)
+        except Stopped:
+            return
+        solver = _solver(control, 1)
+        solver.parameters.enumerate_all_solutions = True
+        found: queue.Queue[Placement] = queue.Queue(maxsize=LISTED_AHEAD)
+        closed = threading.Event()
+        finished = threading.Event()
+        failure: list[BaseException] = []
+
+        def on_solution(listener: Any) -> None:
+            placement = model.placement(listener.boolean_value)
+            while not (closed.is_set() or control.stopped):
+                try:
+                    found.put(placement, timeout=POLL_SECONDS)
+                    return
+                except queue.Full:
+                    pass
+            listener.stop_search()
+
+        def enumerate_all() -> None:
+            try:
+                _verdict(solver.solve(model.model, _callback_class()(on_solution)), model.model)
+            except BaseException as error:  # raised again where the placements are taken
+                failure.append(error)
+            finally:
+                finished.set()
+
+        worker = threading.Thread(target=enumerate_all, daemon=True)
+        with control.interrupting(solver.stop_search):
+            worker.start()
+            try:
+                while not (finished.is_set() and found.empty()):
+                    try:
+                        placement = found.get(timeout=POLL_SECONDS)
+                    except queue.Empty:
+                        continue
+                    yield placement
+            finally:
+                closed.set()
+                solver.stop_search()
+                worker.join()
+        if failure:
+            raise failure[0]
+
+
+LISTED_AHEAD = 256
+"""Placements :meth:`CpSatEngine.solutions` finds before the listing takes them."""
+
+POLL_SECONDS = 0.1
+"""How often a listing's two threads look for a stop while waiting for each other."""
 
 
 def _known_bound(problem: Problem) -> int | None:

@@ -24,7 +24,7 @@ PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.COUNT: ("gpu", "bitboard", "lines", "sat", "cpsat", "exhaustive"),
-    Task.LIST: ("bitboard",),
+    Task.LIST: ("bitboard", "cpsat"),
 }
 # Region puzzles (Queens game, Star Battle) have their own order: the compiled region
 # search first (benchmarks/regions.py), then the model engines that know regions.
@@ -33,7 +33,7 @@ REGION_PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("regions", "cpsat", "sat", "exhaustive"),
     Task.OPTIMIZE: (),
     Task.COUNT: ("regions", "cpsat", "exhaustive"),
-    Task.LIST: ("regions",),
+    Task.LIST: ("regions", "cpsat"),
 }
 
 

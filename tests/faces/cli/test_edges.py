@@ -162,10 +162,25 @@ def test_a_placement_with_a_huge_size_is_quoted_briefly(
     assert "rows = 100000000..., not 5" in line
 
 
+def test_a_listing_read_in_part_ends_its_search_before_the_process() -> None:
+    """``| head -2`` closes the pipe while CP-SAT still enumerates in a thread: the
+    listing stops it and waits for it, so the process exits 0, not aborted from C++."""
+    listing = ["count", "peaceable-queens", "-n", "8", "--exactly", "6", "--blocked", "a1"]
+    shell = f"{shlex.join([*COMMAND, *listing, '--list'])} | head -2; exit ${{PIPESTATUS[0]}}"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 2 and "terminate" not in done.stderr
+
+
 @pytest.mark.parametrize(
     ("arguments", "closed", "message"),
     [
         (["count", "queens", "-n", "8", "--list"], ">&-", "standard output is closed"),
+        (
+            ["count", "peaceable-queens", "-n", "5", "--exactly", "3", "--blocked", "a1", "--list"],
+            ">&-",
+            "standard output is closed",
+        ),
         (["verify", "queens", "-n", "5"], "<&-", "standard input: it is closed"),
         (["solve", "queens-game", "--grid", "-"], "<&-", "standard input: it is closed"),
     ],

@@ -89,7 +89,8 @@ def tree_leaves(
     # beside a fixed white army the engine searches "at least that many white" (which
     # the cubes' proofs refute for exactly that many) and the board's symmetries alone
     white = None if problem.equal_armies else problem.armies[0].minimum
-    g = geometry(problem.board, problem.armies[0].piece, True, swap=white is None)
+    piece = problem.armies[0].piece
+    g = geometry(problem.board, piece, True, swap=white is None, blocked=problem.blocked)
     if not g.product or depth > g.symmetric:
         return None
     search = LineSearch(g, workers=1, white_target=white)

@@ -32,11 +32,12 @@ def call(
     lines = (g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric)
     below = (prefix, split, out, int(shared[1]), maximize, shared, witness)
     if g.colours == bounds_three_armies.COLOURS:
-        symmetries = (g.source, g.recolour, g.product, *_three_tables(g))
+        symmetries = (g.source, g.recolour, g.product, *_three_tables(g), g.bounded_from)
         answer = kernel_three_armies.search(*lines, *symmetries, *below)
     else:
         table = _table(g, shared)
-        answer = kernel.search(*lines, static, g.source, g.swap, g.product, table, *below)
+        bounds = (g.product, table, g.bounded_from)
+        answer = kernel.search(*lines, static, g.source, g.swap, *bounds, *below)
     status, best, nodes, written, target = answer
     return int(status), int(best), int(nodes), int(written), int(target), witness
 

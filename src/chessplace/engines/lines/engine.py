@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ def placement_of(problem: Problem, g: Geometry, labels: np.ndarray) -> Placement
     black 0 for two)."""
     board = problem.board
     armies: list[list[Square]] = [[] for _ in range(g.colours)]
-    for s in range(board.size):
+    for s in np.flatnonzero(g.free).tolist():
         colours = {int(labels[line]) for line in g.through[s]}
         if len(colours) == 1:
             armies[g.colours - 1 - colours.pop()].append(board.at(s))
@@ -58,6 +59,7 @@ def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
 class LineSearchEngine(Engine):
     name = "lines"
     takes_torus = True
+    takes_position = True  # blocked squares only: lines.refusal names what it refuses
     summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
     package = "numba"
     module = "numba"
@@ -80,7 +82,9 @@ class LineSearchEngine(Engine):
         self.dask = dask
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
-        reason = super().refusal(problem, task) or lines.refusal(problem, most_armies=3)
+        reason = super().refusal(problem, task) or lines.refusal(
+            problem, most_armies=3, blocked=True
+        )
         if reason:
             return reason
         if len(problem.armies) == 3:
@@ -100,7 +104,7 @@ class LineSearchEngine(Engine):
 
         equal = problem.equal_armies
         piece, colours = problem.armies[0].piece, len(problem.armies)
-        g = geometry(problem.board, piece, self.symmetry, swap=equal, colours=colours)
+        g = geometry(problem.board, piece, self.symmetry, equal, colours, blocked=problem.blocked)
         side = max(problem.board.rows, problem.board.cols)
         chunks = MIN_CHUNKS if client is None else dask_chunks(side)
         white = None if equal else problem.armies[0].minimum
@@ -139,7 +143,7 @@ class LineSearchEngine(Engine):
         free = problem.without_counts()
         with self._searching(free, control) as (g, search):
             best = _first_guess(free, control)
-            bound = lines.upper_bound(free)
+            bound = upper_bound(free)
             if best is not None:
                 control.report(objective=best.objective, bound=bound, placement=best)
             known = None if best is None else labels_of(g, best)
@@ -164,7 +168,7 @@ class LineSearchEngine(Engine):
 
         m = problem.armies[0].minimum
         _, search = self._search(problem, None)
-        images = board_images(problem.board)
+        images = board_images(problem.board, problem.symmetries())
         found = enumerate_optima(search, m, images, control)  # TooManyPlacements: bad input
         example = next(found.classes.representatives(), None)
         placement = None
@@ -202,7 +206,7 @@ def _count_refusal(problem: Problem, engine: LineSearchEngine) -> str | None:
         return "lines counts exactly m of each army (--exactly M, or --optimal)"
     if engine.checkpoint is not None or engine.dask is not None:
         return "lines counts on this machine's cores, without --checkpoint or --dask"
-    bound = lines.upper_bound(problem.without_counts())
+    bound = upper_bound(problem.without_counts())
     if bound is not None and 2 * first.minimum < bound:
         return (
             f"lines counts near the optimum (at least half the product bound {bound}); "
@@ -223,10 +227,20 @@ def _three_refusal(problem: Problem, task: Task) -> str | None:
     return None
 
 
+def upper_bound(problem: Problem) -> int | None:
+    """The product bound of :func:`lines.upper_bound`, which blocked squares can only
+    lower: taken on the open board, and at most the squares left to each army."""
+    bound = lines.upper_bound(replace(problem, blocked=frozenset()))
+    if bound is None or not problem.blocked:
+        return bound
+    return min(bound, (problem.board.size - len(problem.blocked)) // len(problem.armies))
+
+
 def _first_guess(problem: Problem, control: Control) -> Placement | None:
     """The best armies of a few annealing runs, to start the proof from (none for
-    three armies: the annealer colours lines white or black)."""
-    if len(problem.armies) != 2:
+    three armies: the annealer colours lines white or black; none with blocked
+    squares, which it does not know)."""
+    if len(problem.armies) != 2 or problem.has_position:
         return None
     from chessplace.engines.heuristic.engine import search
 

@@ -13,11 +13,17 @@ inward), then every other line, longest first. Its first ``symmetric``
 positions (the ranks and files) are the ones the symmetry check compares.
 The two-colour search follows the rest of the order only down to the depth it
 was split at; below that it picks its lines itself (:mod:`kernel`).
+
+Blocked squares (no piece stands there, rides pass over them) leave the lines
+as they are and only drop out of their members: every count the search keeps
+is of squares a piece may stand on, and only the symmetries that map the
+blocked squares onto themselves are used.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -25,7 +31,7 @@ import numpy as np
 
 from chessplace.core.attacks import Line, lines_along
 from chessplace.core.attacks import half_directions as ride_halves
-from chessplace.core.board import Board
+from chessplace.core.board import Board, Square, Symmetry, keeping
 from chessplace.core.pieces import Piece
 
 Direction = tuple[int, int]
@@ -42,6 +48,10 @@ class Geometry:
     ``swap[g]``), position ``p < symmetric`` of the image labelling carries the
     label of position ``source[g, p]``, complemented when ``swap[g]``.
     ``product`` is true when families 0 and 1 are the ranks and the files.
+    ``free[s]`` is false on a blocked square, which no line's members hold; the
+    family bounds run over families ``bounded_from`` on (2 when the product
+    table, which sees whole ranks and files, already bounds those two: no square
+    blocked).
     With ``colours`` labels (armies) a symmetry also permutes the colours:
     ``recolour[g, c]`` is the image of colour ``c`` (for two colours, ``swap[g]``
     says the same).
@@ -60,6 +70,8 @@ class Geometry:
     product: bool
     colours: int
     recolour: np.ndarray
+    free: np.ndarray
+    bounded_from: int
 
     @property
     def lines(self) -> int:
@@ -77,12 +89,17 @@ def half_directions(piece: Piece) -> list[Direction]:
 
 @cache
 def geometry(
-    board: Board, piece: Piece, symmetry: bool = True, swap: bool = True, colours: int = 2
+    board: Board,
+    piece: Piece,
+    symmetry: bool = True,
+    swap: bool = True,
+    colours: int = 2,
+    blocked: frozenset[Square] = frozenset(),
 ) -> Geometry:
     """The arrays for ``piece`` riding on ``board`` (``symmetry`` off: no symmetries, so
     every rank/file labelling is searched; ``swap`` off: the board's symmetries only,
     not with the colours permuted, for armies of different sizes; ``colours``: the
-    number of armies)."""
+    number of armies; ``blocked``: squares no piece may stand on)."""
     directions = half_directions(piece)
     lines: list[Line] = []
     family_start = [0]
@@ -96,13 +113,17 @@ def geometry(
                 through[square, f] = index
     product = directions[:2] == [(1, 0), (0, 1)]
     order, symmetric = _order(lines, family_start, product, interleave=colours == 2)
-    source, recolour = _symmetries(board, lines, order, symmetric, symmetry, swap, colours)
-    lengths = np.array([len(line) for line in lines], dtype=np.int32)
+    symmetries = keeping(board.symmetries(), [blocked]) if symmetry else ()
+    source, recolour = _symmetries(board, lines, order, symmetric, symmetries, swap, colours)
+    free = np.ones(board.size, dtype=np.bool_)
+    free[[board.index(square) for square in blocked]] = False
+    members = [[s for s in line if free[s]] for line in lines]
+    lengths = np.array([len(line) for line in members], dtype=np.int32)
     return Geometry(
         board=board,
         start=np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int32),
         length=lengths,
-        members=np.array([s for line in lines for s in line], dtype=np.int32),
+        members=np.array([s for line in members for s in line], dtype=np.int32),
         through=through,
         family_start=np.array(family_start, dtype=np.int32),
         order=np.array(order, dtype=np.int32),
@@ -113,6 +134,8 @@ def geometry(
         product=product,
         colours=colours,
         recolour=recolour,
+        free=free,
+        bounded_from=2 if product and not blocked else 0,
     )
 
 
@@ -150,18 +173,19 @@ def _symmetries(
     lines: list[Line],
     order: list[int],
     symmetric: int,
-    symmetry: bool,
+    symmetries: Sequence[Symmetry],
     permute_colours: bool,
     colours: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``source`` and ``recolour`` for every symmetry but the identity (see
-    :class:`Geometry`): each board symmetry with each permutation of the colours.
+    :class:`Geometry`): each of the board ``symmetries`` (identity first; none: no
+    symmetry breaking) with each permutation of the colours.
 
     Each board symmetry (translations too, on a torus) maps ranks and files onto
     ranks and files, so the image of the first ``symmetric`` positions is known
     from them alone: each is found by its squares.
     """
-    if not symmetry or symmetric == 0:
+    if not symmetries or symmetric == 0:
         return np.zeros((0, symmetric), dtype=np.int32), np.zeros((0, colours), dtype=np.int32)
     position_of = {frozenset(lines[order[p]]): p for p in range(symmetric)}
     heads = [[board.at(s) for s in lines[order[p]]] for p in range(symmetric)]
@@ -169,7 +193,7 @@ def _symmetries(
     permutations = list(itertools.permutations(identity)) if permute_colours else [identity]
     sources: list[list[int]] = []
     images: list[tuple[int, ...]] = []
-    for k, g in enumerate(board.symmetries()):
+    for k, g in enumerate(symmetries):
         source = [0] * symmetric
         for p, squares in enumerate(heads):
             image = frozenset(board.index(g(square)) for square in squares)

@@ -126,16 +126,28 @@ def _fill(label, white, row):  # type: ignore[no-untyped-def]
 
 @njit(nogil=True, cache=True)
 def _reaches(  # type: ignore[no-untyped-def]
-    target, white_target, white, black, family_start, product, table, counts, ps, qs, weights
+    target,
+    white_target,
+    white,
+    black,
+    family_start,
+    product,
+    table,
+    bounded_from,
+    counts,
+    ps,
+    qs,
+    weights,
 ):
     """Whether every bound at this node reaches ``target``: on min(white, black), or
     with ``white_target`` >= 0 on black given that many white (``table`` is then the
-    pair table of :func:`bounds.pair_table`). ``weights[f]`` keeps family ``f``'s
-    last crossing ratio, which decides most nodes without sorting."""
+    pair table of :func:`bounds.pair_table`); the family bounds run over the families
+    from ``bounded_from`` (see :class:`~chessplace.engines.lines.geometry.Geometry`).
+    ``weights[f]`` keeps family ``f``'s last crossing ratio, which decides most nodes
+    without sorting."""
     if product and table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]] < target:
         return False
-    last = 2 if product else 0  # the product bound subsumes the rank and file ones
-    for f in range(family_start.shape[0] - 2, last - 1, -1):  # diagonals first: they cut most
+    for f in range(family_start.shape[0] - 2, bounded_from - 1, -1):  # diagonals cut most
         first, stop = family_start[f], family_start[f + 1]
         if white_target >= 0:
             if not family_pair_reaches(
@@ -161,6 +173,7 @@ def search(  # type: ignore[no-untyped-def]
     swap,
     product,
     table,
+    bounded_from,
     prefix,
     split,
     out,
@@ -253,6 +266,7 @@ def search(  # type: ignore[no-untyped-def]
                     family_start,
                     product,
                     table,
+                    bounded_from,
                     counts,
                     ps,
                     qs,

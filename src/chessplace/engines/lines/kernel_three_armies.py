@@ -65,18 +65,18 @@ def _smallest(depth, labels, source, recolour):  # type: ignore[no-untyped-def]
 
 @njit(nogil=True, cache=True)
 def _reaches(  # type: ignore[no-untyped-def]
-    target, count, family_start, product, table, ranks, files, counts, weights, ps, qs
+    target, count, family_start, product, table, ranks, files, bounded_from, counts, weights, ps, qs
 ):
     """Whether every bound at this node reaches ``target`` (``table`` indexed through
-    ``ranks`` and ``files``: see :func:`bounds_three_armies.product_table`; ``weights[f]``: family
-    ``f``'s last crossing ratios)."""
+    ``ranks`` and ``files``: see :func:`bounds_three_armies.product_table`; the family
+    bounds from family ``bounded_from`` on; ``weights[f]``: family ``f``'s last
+    crossing ratios)."""
     if product:
         r = ranks[counts[0, 0], counts[0, 1], counts[0, 2]]
         f = files[counts[1, 0], counts[1, 1], counts[1, 2]]
         if table[r, f] < target:
             return False
-    last = 2 if product else 0
-    for f in range(family_start.shape[0] - 2, last - 1, -1):
+    for f in range(family_start.shape[0] - 2, bounded_from - 1, -1):
         first, stop = family_start[f], family_start[f + 1]
         if not family_reaches3(first, stop, count, target, weights[f], ps, qs):
             return False
@@ -98,6 +98,7 @@ def search(  # type: ignore[no-untyped-def]
     table,
     rank_index,
     file_index,
+    bounded_from,
     prefix,
     split,
     out,
@@ -109,7 +110,8 @@ def search(  # type: ignore[no-untyped-def]
     """Search below ``prefix`` for a labelling whose smallest army is at least
     ``target``; arguments and answer as :func:`kernel.search` (no white target),
     with ``recolour`` for the colour swap and the three-colour product ``table``
-    indexed through ``rank_index`` and ``file_index``."""
+    indexed through ``rank_index`` and ``file_index``, family bounds from
+    ``bounded_from``."""
     lines = length.shape[0]
     families = family_start.shape[0] - 1
     squares = through.shape[0]
@@ -168,6 +170,7 @@ def search(  # type: ignore[no-untyped-def]
                     table,
                     rank_index,
                     file_index,
+                    bounded_from,
                     counts,
                     weights,
                     ps,

@@ -39,13 +39,13 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from chessplace.core.board import Board
+from chessplace.core.board import Board, Symmetry
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry
@@ -104,20 +104,23 @@ class Classes:
             yield np.flatnonzero(colour == 1).tolist(), np.flatnonzero(colour == 2).tolist()
 
 
-def board_images(board: Board) -> np.ndarray:
-    """The board's symmetries as square permutations (identity first), for :class:`Classes`."""
+def board_images(board: Board, symmetries: Sequence[Symmetry] | None = None) -> np.ndarray:
+    """The board's symmetries (default: all of them; a problem's keep its blocked
+    squares) as square permutations (identity first), for :class:`Classes`."""
+    group = board.symmetries() if symmetries is None else symmetries
     return np.array(
-        [[board.index(t(board.at(s))) for s in range(board.size)] for t in board.symmetries()],
+        [[board.index(t(board.at(s))) for s in range(board.size)] for t in group],
         dtype=np.intp,
     )
 
 
 def filled(g: Geometry, labels: np.ndarray) -> tuple[list[int], list[int]]:
-    """The squares all of whose lines are white, and those all of whose lines are black."""
+    """The open squares all of whose lines are white, and those all of whose lines are
+    black."""
     colours = np.asarray(labels)[g.through]
-    return np.flatnonzero((colours == 1).all(axis=1)).tolist(), np.flatnonzero(
-        (colours == 0).all(axis=1)
-    ).tolist()
+    white = (colours == 1).all(axis=1) & g.free
+    black = (colours == 0).all(axis=1) & g.free
+    return np.flatnonzero(white).tolist(), np.flatnonzero(black).tolist()
 
 
 def subsets(g: Geometry, labels: np.ndarray, m: int) -> Iterator[tuple[tuple[int, ...], ...]]:

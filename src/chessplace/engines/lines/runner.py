@@ -145,8 +145,9 @@ class LineSearch:
     def value(self, labels: np.ndarray) -> int:
         """The smallest army of a full labelling (labels by line); with a white target,
         black (-1 when white falls short)."""
-        colours = np.asarray(labels)[self.geometry.through]
-        armies = [int((colours == c).all(axis=1).sum()) for c in range(self.geometry.colours)]
+        g = self.geometry
+        colours = np.asarray(labels)[g.through]
+        armies = [int(((colours == c).all(axis=1) & g.free).sum()) for c in range(g.colours)]
         if self.white_target is not None:
             black, white = armies
             return black if white >= self.white_target else -1
@@ -315,12 +316,15 @@ class LineSearch:
 
 
 def geometry_digest(g: Geometry) -> str:
-    """The SHA-256 a checkpoint's header pins its search by: the lines, the order and
-    the symmetries (two-colour checkpoints keep the digest they were written with)."""
+    """The SHA-256 a checkpoint's header pins its search by: the lines, the order, the
+    symmetries and the blocked squares (two-colour checkpoints of an open board keep
+    the digest they were written with)."""
     digest = hashlib.sha256()
     arrays = [g.members, g.start, g.family_start, g.order, g.source, g.swap]
     if g.colours != 2:
         arrays.append(g.recolour)
+    if not g.free.all():
+        arrays.append(g.free)
     for array in arrays:
         digest.update(np.ascontiguousarray(array, dtype=np.int32).tobytes())
     return digest.hexdigest()

@@ -32,9 +32,8 @@ def list_placements(
     behind, as by :func:`chessplace.faces.cli.supervision.supervised`.
     """
     control = Control(arguments.time_limit)
-    stream = api.solutions(problem, unique=arguments.unique, control=control, **options)
-    if arguments.limit is not None:
-        stream = islice(stream, arguments.limit)
+    source = api.solutions(problem, unique=arguments.unique, control=control, **options)
+    stream = source if arguments.limit is None else islice(source, arguments.limit)
     lines: queue.Queue[str | None] = queue.Queue(maxsize=1024)
     gone = threading.Event()  # the writer left: the engine must not wait for room
     complete = threading.Event()
@@ -50,15 +49,21 @@ def list_placements(
         except BaseException as error:  # re-raised in the main thread
             failure.append(error)
         finally:
+            source.close()  # the engine's own threads end here
             _offer(lines, None, gone)
 
+    producer = threading.Thread(target=produce, daemon=True)
     with stop_on_interrupt(control):
-        threading.Thread(target=produce, daemon=True).start()
+        producer.start()
+        failed = True
         try:
             ended = _write_lines(lines, control)
+            failed = False
         finally:
             gone.set()
-            control.stop()  # the engine ends too when writing failed (a closed pipe)
+            control.stop()  # the engine ends too when writing failed (a closed pipe),
+            if failed:  # before the process does
+                producer.join(GRACE_SECONDS)
     if failure:
         raise failure[0]
     if not ended:
