@@ -76,8 +76,11 @@ def spec_of(problem: Problem) -> Spec:
         raise CannotCertify("certificates do not cover region puzzles yet")
     if problem.board.torus:
         raise CannotCertify("certificates do not cover torus boards yet")
-    if problem.has_position:
-        raise CannotCertify("certificates do not cover blocked squares, pawns or given pieces yet")
+    if problem.pawns or problem.free_pawns:
+        raise CannotCertify(
+            "certificates do not cover pawns yet: they cut rides, which the certified formula "
+            "does not model"
+        )
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
         raise CannotCertify(f"certificates cover boards up to {MAX_CERTIFIED_SIDE} a side")
     if len({army.piece for army in problem.armies}) != 1:
@@ -92,12 +95,21 @@ def spec_of(problem: Problem) -> Spec:
         dominating=problem.dominating,
         equal_armies=problem.equal_armies,
         maximize=problem.sense is Sense.MAXIMIZE,
+        blocked=problem.blocked,
+        given=frozenset(
+            (index, square)
+            for index in range(len(problem.armies))
+            for square in problem.given_of(index)
+        ),
     )
 
 
 def claim_of(task: str, result: Result) -> dict[str, Any]:
-    """What the answer claims: a placement exists, none does, or an optimum."""
-    if task == "solve" and result.status in (Status.FEASIBLE, Status.INFEASIBLE):
+    """What the answer claims: a placement exists, none does (given pieces that attack
+    each other leave ``optimize`` nothing to maximise), or an optimum."""
+    if task == "solve" and result.status is Status.FEASIBLE:
+        return {"kind": result.status.value}
+    if task in ("solve", "optimize") and result.status is Status.INFEASIBLE:
         return {"kind": result.status.value}
     if task in ("optimize", "count") and result.objective is not None:
         proven = result.status is Status.OPTIMAL or (
