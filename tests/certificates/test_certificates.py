@@ -56,9 +56,19 @@ def certify(capsys: pytest.CaptureFixture[str], directory: Path, *args: str) -> 
         (("optimize", "independent", "--piece", "queen", "-n", "6"), 6),
         (("optimize", "independent", "--piece", "bishop", "-n", "4"), 6),
         (("solve", "queens", "-n", "3"), None),
+        (("optimize", "queens", "-n", "3"), 2),
         (("optimize", "peaceable-queens", "-n", "3", "--armies", "8"), 0),
     ],
-    ids=["a(5)", "count a(4)", "gamma(Q5)", "queens 6", "bishops 4", "no 3 queens", "8 armies"],
+    ids=[
+        "a(5)",
+        "count a(4)",
+        "gamma(Q5)",
+        "queens 6",
+        "bishops 4",
+        "no 3 queens",
+        "most queens on 3x3",
+        "8 armies",
+    ],
 )
 def test_proven_answers_are_certified(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], claim: int | None
