@@ -330,7 +330,7 @@ def _given(data: Any, names: dict[str, Square], spec: Spec) -> frozenset[tuple[i
             again = "is listed twice" if other == armies[army] else f"shares it with {other}"
             raise SpecError(f"{where} {again}")
         if spec.var(army, square) < last:
-            raise SpecError(f"{where} is out of order (army by army, then as blocked squares)")
+            raise SpecError(f"{where} is out of order (army by army, rank by rank, file by file)")
         taken[square] = army
         last = spec.var(army, square)
     return frozenset((army, square) for square, army in taken.items())
