@@ -92,6 +92,17 @@ def test_a_found_placement_is_certified_by_its_witness(
     assert code == 0 and "witness valid" in out and "refuted" not in out
 
 
+@checks_proofs
+def test_an_empty_placement_is_certified_by_its_witness(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """At most 8 a side asks for no piece: the empty placement is the answer and the
+    witness (it was taken for no placement, and the writer failed with a traceback)."""
+    certify(capsys, tmp_path, "solve", "peaceable-queens", "-n", "5", "--at-most", "8")
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0 and "a placement exists, witness valid (0)" in out, out
+
+
 def rejected(capsys: pytest.CaptureFixture[str], directory: Path) -> str:
     code, out, _ = run(capsys, "check", str(directory))
     assert code == 1, out

@@ -182,7 +182,9 @@ def _write(
         manifest["answer"]["count"] = result.count
         manifest["answer"]["note"] = "the count is not certified; the optimum it is taken at is"
     if claim["kind"] != "infeasible":
-        placement = result.placement or _witness_at(problem, claim["value"], control)
+        placement = result.placement  # empty, and so false, where no piece is needed
+        if placement is None:
+            placement = _witness_at(problem, claim["value"], control)
         files[WITNESS] = _write_json(directory / WITNESS, _witness_json(placement))
         manifest["witness"] = {"file": WITNESS, "from": result.solver}
     if claim["kind"] != "feasible":
