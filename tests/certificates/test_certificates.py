@@ -56,9 +56,19 @@ def certify(capsys: pytest.CaptureFixture[str], directory: Path, *args: str) -> 
         (("optimize", "independent", "--piece", "queen", "-n", "6"), 6),
         (("optimize", "independent", "--piece", "bishop", "-n", "4"), 6),
         (("solve", "queens", "-n", "3"), None),
+        (("optimize", "queens", "-n", "3"), 2),
         (("optimize", "peaceable-queens", "-n", "3", "--armies", "8"), 0),
     ],
-    ids=["a(5)", "count a(4)", "gamma(Q5)", "queens 6", "bishops 4", "no 3 queens", "8 armies"],
+    ids=[
+        "a(5)",
+        "count a(4)",
+        "gamma(Q5)",
+        "queens 6",
+        "bishops 4",
+        "no 3 queens",
+        "most queens on 3x3",
+        "8 armies",
+    ],
 )
 def test_proven_answers_are_certified(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: tuple[str, ...], claim: int | None
@@ -80,6 +90,17 @@ def test_a_found_placement_is_certified_by_its_witness(
     assert manifest["claim"] == {"kind": "feasible"} and "refutation" not in manifest
     code, out, _ = run(capsys, "check", str(tmp_path))
     assert code == 0 and "witness valid" in out and "refuted" not in out
+
+
+@checks_proofs
+def test_an_empty_placement_is_certified_by_its_witness(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """At most 8 a side asks for no piece: the empty placement is the answer and the
+    witness (it was taken for no placement, and the writer failed with a traceback)."""
+    certify(capsys, tmp_path, "solve", "peaceable-queens", "-n", "5", "--at-most", "8")
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0 and "a placement exists, witness valid (0)" in out, out
 
 
 def rejected(capsys: pytest.CaptureFixture[str], directory: Path) -> str:

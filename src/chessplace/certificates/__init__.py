@@ -13,5 +13,6 @@ Why the formula may ignore blockers: every army has the same piece, so if two
 pieces that may not attack each other stand on one line of a ride, the pieces on
 that line between them include a neighbouring pair that may not either, and
 neighbours attack directly. Coverage is the same: the last piece before a square
-on a line attacks it.
+on a line attacks it. Blocked squares change neither: rides pass over them. Pawns
+do (they stop rides), so certificates refuse them.
 """

@@ -3,7 +3,10 @@
 Trusted side. One variable per army and square (:meth:`Spec.var`); a binary
 clause for every pair of pieces that may not stand where they would attack
 each other (blockers ignored: with one piece kind, two pieces on a line always
-include a pair that attack directly); one clause per square for domination;
+include a pair that attack directly); a unit clause for every army on every
+blocked square (false: rides pass over it, so nothing else changes) and for
+every given piece (true: counted in its army like any other); one clause per
+square that is not blocked for domination;
 a totalizer (Bailleux and Boufkhad) for "at least" and "at most"; lex-leader clauses,
 built here from the permutations a certificate lists, after
 :func:`symmetry_fault` has confirmed that each one maps the rules and the
@@ -121,11 +124,14 @@ def line_var(spec: Spec, army: int, line: int) -> int:
 
 
 def rule_clauses(spec: Spec) -> list[Clause]:
-    """The rules of the problem, no counts: one army per square, no attacks
-    that the rules forbid (through line labels along ride lines, see the
-    module's docstring), every square covered when dominating."""
+    """The rules of the problem, no counts: one army per square, none on a blocked
+    square, every given piece placed, no attacks that the rules forbid (through
+    line labels along ride lines, see the module's docstring), every square that
+    is not blocked covered when dominating."""
     clauses: set[Clause] = set()
     armies = range(len(spec.armies))
+    clauses.update((-spec.var(a, square),) for square in spec.blocked for a in armies)
+    clauses.update((spec.var(a, square),) for a, square in spec.given)
     for s in range(spec.squares):
         square = spec.square_of(s)
         for a in armies:
@@ -156,6 +162,8 @@ def rule_clauses(spec: Spec) -> list[Clause]:
             reach[s].add(t)
             reach[t].add(s)
         for t in range(spec.squares):
+            if spec.square_of(t) in spec.blocked:
+                continue
             clauses.add(
                 _sorted(tuple(spec.var(a, spec.square_of(s)) for a in armies for s in reach[t]))
             )

@@ -9,7 +9,7 @@ moves by its own code, so a bug in the solvers' geometry cannot hide here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 Square = tuple[int, int]
@@ -38,9 +38,22 @@ MAX_CERTIFIED_SIDE = 64
 
 
 PROBLEM_KEYS = frozenset(
-    ("rows", "cols", "armies", "independent", "dominating", "equal_armies", "sense")
+    (
+        "rows",
+        "cols",
+        "armies",
+        "independent",
+        "dominating",
+        "equal_armies",
+        "sense",
+        "blocked",
+        "given",
+    )
 )
 """Every key of a manifest's ``problem``: anything else is a rule not checked."""
+
+GIVEN_KEYS = frozenset(("piece", "army", "square"))
+"""The keys of each given piece: its piece (Betza, its army's), its army, its square."""
 
 
 class SpecError(ValueError):
@@ -127,8 +140,10 @@ class Spec:
 
     Pieces of different armies never attack one another; pieces of one army
     may not either when ``independent``; with ``dominating`` every square is
-    occupied or attacked. Every army has the same piece, so that blockers
-    never change the answer (see :mod:`chessplace.certificates`).
+    occupied, attacked or blocked. No piece stands on a ``blocked`` square (rides
+    pass over it) and every ``given`` piece stands in every placement, counted in
+    its army. Every army has the same piece, so that blockers never change the
+    answer (see :mod:`chessplace.certificates`).
     """
 
     rows: int
@@ -138,6 +153,9 @@ class Spec:
     dominating: bool
     equal_armies: bool
     maximize: bool
+    blocked: frozenset[Square] = frozenset()
+    given: frozenset[tuple[int, Square]] = frozenset()
+    """``(army, square)``: the army holds the square in every placement."""
 
     @property
     def squares(self) -> int:
@@ -159,6 +177,9 @@ class Spec:
     def on_board(self, square: Square) -> bool:
         return 0 <= square[0] < self.cols and 0 <= square[1] < self.rows
 
+    def index(self, square: Square) -> int:
+        return square[1] * self.cols + square[0]
+
     def reach_pairs(self) -> list[tuple[int, int]]:
         """Unordered pairs ``(s, t)``, ``s < t`` of square indices on which the piece
         attacks one from the other when nothing stands between them."""
@@ -177,7 +198,9 @@ class Spec:
         return sorted(pairs)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        """The manifest's ``problem``; ``blocked`` and ``given`` only when there are
+        some, in the canonical order that :meth:`from_data` requires."""
+        data: dict[str, Any] = {
             "rows": self.rows,
             "cols": self.cols,
             "armies": [
@@ -195,6 +218,18 @@ class Spec:
             "equal_armies": self.equal_armies,
             "sense": "maximize" if self.maximize else "minimize",
         }
+        if self.blocked:
+            data["blocked"] = [square_name(s) for s in sorted(self.blocked, key=self.index)]
+        if self.given:
+            data["given"] = [
+                {
+                    "piece": self.armies[a].betza,
+                    "army": self.armies[a].name,
+                    "square": square_name(s),
+                }
+                for a, s in sorted(self.given, key=lambda g: self.var(*g))
+            ]
+        return data
 
     @classmethod
     def from_data(cls, data: Any) -> Spec:
@@ -225,7 +260,80 @@ class Spec:
         if spec.dominating and len(spec.armies) != 1:
             raise SpecError("domination is certified for one army")
         parse_moves(spec.armies[0].betza)
-        return spec
+        names = {square_name(spec.square_of(s)): spec.square_of(s) for s in range(spec.squares)}
+        spec = replace(spec, blocked=_blocked(data.get("blocked", []), names, spec))
+        return replace(spec, given=_given(data.get("given", []), names, spec))
+
+
+def square_name(square: Square) -> str:
+    """``d5``: files a..z then aa, ab, … (bijective base 26), ranks from 1."""
+    file, letters = square[0], ""
+    while True:
+        file, rest = divmod(file, 26)
+        letters = chr(ord("a") + rest) + letters
+        if not file:
+            break
+        file -= 1
+    return f"{letters}{square[1] + 1}"
+
+
+def _square(name: Any, names: dict[str, Square], spec: Spec, what: str) -> Square:
+    """The square a name in the manifest names: exactly as :func:`square_name` writes
+    one of the board's squares."""
+    if not isinstance(name, str) or name not in names:
+        shown = repr(name)[:40]
+        raise SpecError(f"{what}: {shown} is not a square of the {spec.rows}×{spec.cols} board")
+    return names[name]
+
+
+def _blocked(data: Any, names: dict[str, Square], spec: Spec) -> frozenset[Square]:
+    """The blocked squares: a list of square names, each once, rank by rank and file
+    by file within a rank (a1, b1, …, a2, …)."""
+    if not isinstance(data, list):
+        raise SpecError("blocked: expected a list of square names")
+    squares: list[Square] = []
+    seen: set[Square] = set()
+    for name in data:
+        square = _square(name, names, spec, "blocked")
+        if square in seen:
+            raise SpecError(f"blocked: {name} is listed twice")
+        if squares and spec.index(square) < spec.index(squares[-1]):
+            raise SpecError(f"blocked: {name} is out of order (rank by rank, file by file)")
+        squares.append(square)
+        seen.add(square)
+    return frozenset(squares)
+
+
+def _given(data: Any, names: dict[str, Square], spec: Spec) -> frozenset[tuple[int, Square]]:
+    """The given pieces: a list of ``{piece, army, square}``, the piece in Betza as its
+    army's, ordered by army (as the problem lists them), then rank, then file; none on
+    a blocked square, one on a square."""
+    if not isinstance(data, list):
+        raise SpecError("given: expected a list of {piece, army, square}")
+    armies = [army.name for army in spec.armies]
+    taken: dict[Square, int] = {}
+    last = 0
+    for number, entry in enumerate(data, 1):
+        if not isinstance(entry, dict) or set(entry) != GIVEN_KEYS:
+            raise SpecError(f"given: piece {number} is not an object of piece, army and square")
+        if entry["army"] not in armies:
+            raise SpecError(f"given: piece {number} names no army of the problem")
+        army = armies.index(entry["army"])
+        square = _square(entry["square"], names, spec, "given")
+        where = f"given: {entry['army']} {square_name(square)}"
+        if entry["piece"] != spec.armies[army].betza:
+            raise SpecError(f"{where} is not its army's piece {spec.armies[army].betza}")
+        if square in spec.blocked:
+            raise SpecError(f"{where} stands on a blocked square")
+        if square in taken:
+            other = armies[taken[square]]
+            again = "is listed twice" if other == armies[army] else f"shares it with {other}"
+            raise SpecError(f"{where} {again}")
+        if spec.var(army, square) < last:
+            raise SpecError(f"{where} is out of order (army by army, rank by rank, file by file)")
+        taken[square] = army
+        last = spec.var(army, square)
+    return frozenset((army, square) for square, army in taken.items())
 
 
 def _count(value: Any, what: str, least: int = 0) -> int:

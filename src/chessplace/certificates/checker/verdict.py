@@ -40,7 +40,14 @@ from chessplace.certificates.checker.proofs import (
     proof_fault,
     unpacked,
 )
-from chessplace.certificates.checker.spec import Spec, SpecError, describe_moves, parse_moves
+from chessplace.certificates.checker.spec import (
+    Spec,
+    SpecError,
+    Square,
+    describe_moves,
+    parse_moves,
+    square_name,
+)
 from chessplace.certificates.checker.witness import objective, read_witness, witness_fault
 from chessplace.runtime.lifeline import fan_out
 
@@ -161,7 +168,31 @@ def _problem(spec: Spec, objective: bool) -> str:
     )
     if objective:
         rules.append(f"{'maximising' if spec.maximize else 'minimising'} {measured}")
-    return f"{spec.rows}×{spec.cols} flat board; {armies}; {'; '.join(rules)}"
+    board = f"{spec.rows}×{spec.cols} flat board{_position(spec)}"
+    return f"{board}; {armies}; {'; '.join(rules)}"
+
+
+SHOWN_SQUARES = 12
+"""How many blocked squares, and given pieces, the verdict names before it counts."""
+
+
+def _position(spec: Spec) -> str:
+    """`` (blocked a1 c3; white given d1)``: the position as checked, in canonical
+    order; empty without one."""
+    parts = []
+    if spec.blocked:
+        parts.append(f"blocked {_listed(sorted(spec.blocked, key=spec.index))}")
+    for index, army in enumerate(spec.armies):
+        squares = sorted((s for a, s in spec.given if a == index), key=spec.index)
+        if squares:
+            parts.append(f"{army.name} given {_listed(squares)}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _listed(squares: list[Square]) -> str:
+    shown = " ".join(square_name(square) for square in squares[:SHOWN_SQUARES])
+    more = len(squares) - SHOWN_SQUARES
+    return f"{shown} and {more} more" if more > 0 else shown
 
 
 def _army(army: Any, longest: int) -> str:

@@ -2,15 +2,15 @@
 
 Trusted side, sharing no code with :mod:`chessplace.core.verification`: it reads the
 ``pieces`` list of the project's placement JSON, walks every move of every
-piece until the first piece in its way, and compares counts and coverage with
-the problem.
+piece until the first piece in its way (over blocked squares), and compares the
+given pieces, blocked squares, counts and coverage with the problem.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from chessplace.certificates.checker.spec import Spec, Square, parse_moves
+from chessplace.certificates.checker.spec import Spec, Square, parse_moves, square_name
 
 
 def read_witness(spec: Spec, data: Any) -> list[dict[Square, None]]:
@@ -41,6 +41,13 @@ def read_witness(spec: Spec, data: Any) -> list[dict[Square, None]]:
 
 def witness_fault(spec: Spec, armies: list[dict[Square, None]]) -> str | None:
     """The first broken rule of the placement, or None when it is valid."""
+    for index, squares in enumerate(armies):
+        for square in squares:
+            if square in spec.blocked:
+                return f"{_name(spec, index, square)} stands on a blocked square"
+    for index, square in sorted(spec.given, key=lambda given: spec.var(*given)):
+        if square not in armies[index]:
+            return f"the given {_name(spec, index, square)} is missing"
     sizes = [len(squares) for squares in armies]
     for army, size in zip(spec.armies, sizes, strict=True):
         if size < army.minimum or (army.maximum is not None and size > army.maximum):
@@ -49,7 +56,7 @@ def witness_fault(spec: Spec, armies: list[dict[Square, None]]) -> str | None:
         return f"the armies are not equal: {sizes}"
     owner = {square: index for index, squares in enumerate(armies) for square in squares}
     moves = parse_moves(spec.armies[0].betza)
-    covered = set(owner)
+    covered = set(owner) | spec.blocked
     for square, index in owner.items():
         for (dx, dy), reach in moves.items():
             x, y = square
@@ -75,12 +82,5 @@ def objective(spec: Spec, armies: list[dict[Square, None]]) -> int:
 
 
 def _name(spec: Spec, army: int, square: Square) -> str:
-    """``white d5``: the army and the square, files a..z then aa, ab, …"""
-    file, letters = square[0], ""
-    while True:
-        file, rest = divmod(file, 26)
-        letters = chr(ord("a") + rest) + letters
-        if not file:
-            break
-        file -= 1
-    return f"{spec.armies[army].name} {letters}{square[1] + 1}"
+    """``white d5``: the army and the square."""
+    return f"{spec.armies[army].name} {square_name(square)}"

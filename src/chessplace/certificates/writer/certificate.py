@@ -76,8 +76,11 @@ def spec_of(problem: Problem) -> Spec:
         raise CannotCertify("certificates do not cover region puzzles yet")
     if problem.board.torus:
         raise CannotCertify("certificates do not cover torus boards yet")
-    if problem.has_position:
-        raise CannotCertify("certificates do not cover blocked squares, pawns or given pieces yet")
+    if problem.pawns or problem.free_pawns:
+        raise CannotCertify(
+            "certificates do not cover pawns yet: they cut rides, which the certified formula "
+            "does not model"
+        )
     if problem.dominated is not None:
         raise CannotCertify("certificates do not cover domination of listed squares yet")
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
@@ -94,12 +97,21 @@ def spec_of(problem: Problem) -> Spec:
         dominating=problem.dominating,
         equal_armies=problem.equal_armies,
         maximize=problem.sense is Sense.MAXIMIZE,
+        blocked=problem.blocked,
+        given=frozenset(
+            (index, square)
+            for index in range(len(problem.armies))
+            for square in problem.given_of(index)
+        ),
     )
 
 
 def claim_of(task: str, result: Result) -> dict[str, Any]:
-    """What the answer claims: a placement exists, none does, or an optimum."""
-    if task == "solve" and result.status in (Status.FEASIBLE, Status.INFEASIBLE):
+    """What the answer claims: a placement exists, none does (given pieces that attack
+    each other leave ``optimize`` nothing to maximise), or an optimum."""
+    if task == "solve" and result.status is Status.FEASIBLE:
+        return {"kind": result.status.value}
+    if task in ("solve", "optimize") and result.status is Status.INFEASIBLE:
         return {"kind": result.status.value}
     if task in ("optimize", "count") and result.objective is not None:
         proven = result.status is Status.OPTIMAL or (
@@ -126,6 +138,8 @@ def write_certificate(
     was, an earlier certificate there included. ``directory`` must be new, empty, or
     hold a certificate and nothing else (:func:`unusable_directory`)."""
     claim_of(task, result)  # CannotCertify before anything is written
+    if task == "optimize":  # it maximises over free counts, as every engine does
+        problem = problem.without_counts()
     spec_of(problem)
     fault = unusable_directory(directory)
     if fault:
@@ -170,7 +184,9 @@ def _write(
         manifest["answer"]["count"] = result.count
         manifest["answer"]["note"] = "the count is not certified; the optimum it is taken at is"
     if claim["kind"] != "infeasible":
-        placement = result.placement or _witness_at(problem, claim["value"], control)
+        placement = result.placement  # empty, and so false, where no piece is needed
+        if placement is None:
+            placement = _witness_at(problem, claim["value"], control)
         files[WITNESS] = _write_json(directory / WITNESS, _witness_json(placement))
         manifest["witness"] = {"file": WITNESS, "from": result.solver}
     if claim["kind"] != "feasible":

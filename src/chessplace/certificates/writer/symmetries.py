@@ -2,9 +2,13 @@
 
 Each is a board symmetry combined with a renumbering of armies that have the
 same bounds, written as a permutation of the placement and line variables
-(:func:`~chessplace.certificates.checker.formula.ride_lines`). Nothing here
-is trusted: the checker confirms every permutation is a symmetry of the
-formula before it builds lex-leader clauses from it.
+(:func:`~chessplace.certificates.checker.formula.ride_lines`). Only those that keep
+the position are offered: the board symmetry maps the blocked squares onto
+themselves, and with the renumbering each army's given pieces onto those of the
+army it becomes (a problem whose position no symmetry keeps gets none). Nothing
+here is trusted: the checker confirms every permutation is a symmetry of the
+formula (its blocked and given unit clauses included) before it builds
+lex-leader clauses from it.
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ def confirmed_symmetries(spec: Spec, bounds: list[Bound]) -> list[list[int]]:
 
 
 def symmetry_permutations(spec: Spec) -> list[list[int]]:
-    """Every board symmetry × army renumbering but the identity, as variable maps
-    (``p[v-1]`` is the image of variable ``v``), without repeats."""
+    """Every board symmetry × army renumbering that keeps the position, but the
+    identity, as variable maps (``p[v-1]`` is the image of variable ``v``), without
+    repeats."""
     kinds = [(a.minimum, a.maximum, a.fixed) for a in spec.armies]
     renumberings = [
         p for p in _renumberings(len(kinds)) if all(kinds[i] == kinds[j] for i, j in enumerate(p))
@@ -64,9 +69,13 @@ def symmetry_permutations(spec: Spec) -> list[list[int]]:
     seen: set[tuple[int, ...]] = set()
     identity = tuple(range(1, named_variables(spec) + 1))
     for board_map in _board_maps(spec.rows, spec.cols):
-        moved = [_index(spec, board_map(spec.square_of(s))) for s in range(spec.squares)]
+        if {board_map(square) for square in spec.blocked} != spec.blocked:
+            continue
+        moved = [spec.index(board_map(spec.square_of(s))) for s in range(spec.squares)]
         lines_moved = [line_of[frozenset(moved[s] for s in line)] for line in lines]
         for renumbering in renumberings:
+            if {(renumbering[a], board_map(s)) for a, s in spec.given} != spec.given:
+                continue
             image = [0] * len(identity)
             for army in range(len(spec.armies)):
                 for s in range(spec.squares):
@@ -98,7 +107,3 @@ def _renumberings(armies: int) -> list[tuple[int, ...]]:
     identity = tuple(range(armies))
     swaps = [(*identity[:i], i + 1, i, *identity[i + 2 :]) for i in range(armies - 1)]
     return [identity, *swaps]
-
-
-def _index(spec: Spec, square: Square) -> int:
-    return square[1] * spec.cols + square[0]
