@@ -113,11 +113,25 @@ def _parsed_toml(text: str) -> dict[str, Any]:
 
 
 def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` before parsing (brackets inside
-    strings count too: a problem file has no reason to hold them)."""
-    depth = 0
+    """Refuse nesting deeper than :data:`MAX_DEPTH` before parsing. Brackets inside
+    strings (JSON's and TOML's quotes, a backslash escaping in double quotes only) and
+    in TOML comments do not count: an army may be named ``{``."""
+    depth, quote, escaped, comment = 0, "", False, False
     for char in text:
-        if char in "[{":
+        if comment:
+            comment = char != "\n"
+        elif quote:
+            if escaped:
+                escaped = False
+            elif char == "\\" and quote == '"':
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char in "[{":
             depth += 1
             if depth > MAX_DEPTH:
                 raise ValueError(f"nested deeper than {MAX_DEPTH} levels: not a problem file")

@@ -299,3 +299,24 @@ def test_a_file_asking_for_domination_minimizes_unless_told(
         f'"rules": {{{rules}}}{objective}}}'
     )
     assert from_text(text).sense is sense
+
+
+@pytest.mark.parametrize("form", ["json", "toml"])
+def test_brackets_inside_names_are_not_nesting(tmp_path: Path, form: str) -> None:
+    """The depth guard reads past strings and comments: armies named with brackets (and
+    a TOML comment full of them) survive their file, deep nesting is still refused."""
+    names = ("{{{{{{{{", "[[[[[[[[ # '\"")
+    problem = Problem(
+        "custom",
+        Board(5, 5),
+        tuple(Army(name, piece_from_text("queen"), 1, 2) for name in names),
+        independent=False,
+    )
+    path = tmp_path / f"p.{form}"
+    problem.to_file(path)
+    if form == "toml":
+        path.write_text(path.read_text() + "# [[[[[[[[[[[[ '\n")
+    assert Problem.from_file(path) == problem
+    deep = ('{"a": ' + "[" * 7 + '"x"' + "]" * 7 + "}") if form == "json" else "a = " + "[" * 7
+    with pytest.raises(ValueError, match="nested deeper"):
+        from_text(deep, form)  # type: ignore[arg-type]
