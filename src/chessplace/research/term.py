@@ -7,7 +7,9 @@ The command runs as a child process with ``--json``; its answer (status,
 value, the placement), the wall and CPU seconds of the child (every thread
 and process it started) and the machine are written to the output file. The
 witness is then checked by a separate ``chessplace verify`` run, whose verdict
-is recorded too. Exit 0 when the answer is proven and the witness valid.
+is recorded too. Exit 0 when the answer is proven and the witness valid. Ctrl-C
+or SIGTERM stops the command too (exit 3), giving it time to keep its work in
+its checkpoint.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import platform
 import resource
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +32,9 @@ from chessplace.research import revision
 from chessplace.research.commands import prog
 
 CHESSPLACE = [sys.executable, "-m", "chessplace"]
+
+STOP_GRACE = 60.0
+"""Seconds a stopped command is given to keep its work and end before it is killed."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,9 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give the chessplace command after --")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    run = subprocess.run(
-        [*CHESSPLACE, *command, "--json"], capture_output=True, text=True, check=False
-    )
+    run = _run([*CHESSPLACE, *command, "--json"])
+    if run is None:
+        return 3
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -76,6 +82,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     proven = answer["status"] in ("optimal", "infeasible", "complete")
     return 0 if proven and verdict.startswith("valid") else 1
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess[str] | None:
+    """The command's run; ``None`` when this process is stopped (Ctrl-C, SIGTERM): the
+    command is then stopped as well and waited for, so that its checkpoint keeps what
+    it did, and its last line is shown. It never outlives this process."""
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        try:
+            out, err = child.communicate()
+        except KeyboardInterrupt:
+            child.send_signal(signal.SIGTERM)
+            try:
+                _, err = child.communicate(timeout=STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                err = f"it did not stop within {STOP_GRACE:.0f} s and was killed"
+            last = (err.strip().splitlines() or ["(nothing)"])[-1]
+            print(f"term: stopped; the command's last line: {last}", file=sys.stderr)
+            return None
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return subprocess.CompletedProcess(argv, child.returncode, out, err)
 
 
 def _verify(command: list[str], answer: str) -> str:
