@@ -464,19 +464,33 @@ def projection(rows: Sequence[Row], population: Sequence[Instance], baseline: st
             totals[name] += projected[name]
         mean_ratio = (published / len(group)) / (published_all / len(every))
         here = sum(row.outcomes[baseline].seconds for row in group) / published
+        over = {name: _over([row.outcomes[name] for row in group]) for name in totals}
         lines.append(
             f"| {n} | {len(group)}/{len(every)} | {published:.1f} / {published_all:.1f} | "
-            f"{mean_ratio:.2f} | {here:.2f} | {projected['chessplace']:.0f} | "
-            f"{projected[baseline]:.0f} | {projected[baseline] / projected['chessplace']:.1f}× |"
+            f"{mean_ratio:.2f} | {over[baseline]}{here:.2f} | {over['chessplace']}"
+            f"{projected['chessplace']:.0f} | {over[baseline]}{projected[baseline]:.0f} | "
+            f"{_ratio_mark(over)}{projected[baseline] / projected['chessplace']:.1f}× |"
         )
     mark = {name: "≥" if capped[name] else "" for name in totals}
     ratio = totals[baseline] / totals["chessplace"] if totals["chessplace"] else math.nan
     lines.append(
         f"| all | {len(rows)} | | | | {mark['chessplace']}{totals['chessplace']:.0f} | "
-        f"{mark[baseline]}{totals[baseline]:.0f} | {'~' if any(capped.values()) else ''}"
-        f"{ratio:.1f}× |"
+        f"{mark[baseline]}{totals[baseline]:.0f} | {_ratio_mark(mark)}{ratio:.1f}× |"
     )
     return "\n".join(lines)
+
+
+def _over(outcomes: Sequence[Outcome]) -> str:
+    """ "≥" when some outcome timed out (its limit counts), else nothing."""
+    return "≥" if any(o.status == "timeout" for o in outcomes) else ""
+
+
+def _ratio_mark(over: dict[str, str]) -> str:
+    """A baseline ÷ chessplace ratio is a lower bound when only the baseline timed out,
+    unknown either way ("~") when chessplace did."""
+    if over["chessplace"]:
+        return "~"
+    return "≥" if any(over.values()) else ""
 
 
 def load_line(rows: Sequence[Row]) -> str:
