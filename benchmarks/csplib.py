@@ -18,6 +18,12 @@ blocked squares to benchmarks/out/csplib.png
 (csplib-asp.png, csplib-random.png when one race is skipped).
 
     python benchmarks/csplib.py --csplib DIR [--quick] [--limit K] [--skip-race]
+    python benchmarks/csplib.py --csplib DIR --skip-race --sample K --seed S --budget SECONDS
+
+``--sample`` draws K ASP instances of each n at random and runs them in rounds (one of
+each n a round), each solver first on every other instance; ``--budget`` stops starting
+instances after that many seconds. A table then projects the totals over all 400 from
+the published Lingeling times.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,6 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +78,19 @@ class Instance:
 
 @dataclass
 class Outcome:
-    """One solver's answer to one instance: "sat", "unsat" or "timeout"."""
+    """One solver's answer to one instance: "sat", "unsat" or "timeout"; wall seconds,
+    and CPU seconds of this process and the children it waited for."""
 
     status: str
     seconds: float
+    cpu: float = 0.0
 
 
 @dataclass
 class Row:
     instance: Instance
     outcomes: dict[str, Outcome] = field(default_factory=dict)
+    load: float = 0.0  # the 1-minute load average when the instance started
 
 
 class Checkout:
@@ -291,21 +302,52 @@ def shiftqueens_solver(binary: Path, limit: float) -> Callable[[Instance], Outco
 
 
 def run_all(
-    instances: Sequence[Instance], solvers: dict[str, Callable[[Instance], Outcome]]
+    instances: Sequence[Instance],
+    solvers: dict[str, Callable[[Instance], Outcome]],
+    budget: float | None = None,
 ) -> list[Row]:
+    """Every solver on each instance in turn, the first one alternating from one
+    instance to the next (so that a change of load falls on both alike); no instance
+    is started once ``budget`` seconds have passed."""
     rows = []
+    started = time.perf_counter()
     for number, instance in enumerate(instances, 1):
-        row = Row(instance)
-        for name, solver in solvers.items():
-            row.outcomes[name] = solver(instance)
+        if budget is not None and time.perf_counter() - started > budget:
+            print(f"budget of {budget:g} s spent: {number - 1} instances run", file=sys.stderr)
+            break
+        row = Row(instance, load=os.getloadavg()[0])
+        names = list(solvers) if number % 2 else list(reversed(solvers))
+        for name in names:
+            row.outcomes[name] = _timed(solvers[name], instance)
+        row.outcomes = {name: row.outcomes[name] for name in solvers}
         statuses = {o.status for o in row.outcomes.values()} - {"timeout"}
         if instance.published:
             statuses.add(instance.published)
         cells = " ".join(f"{k} {o.status} {o.seconds:.2f}s" for k, o in row.outcomes.items())
         flag = "  DISAGREE" if len(statuses) > 1 else ""
-        print(f"[{number}/{len(instances)}] {instance.name}: {cells}{flag}", file=sys.stderr)
+        print(
+            f"[{number}/{len(instances)}] {instance.name}: {cells}{flag} (load {row.load:.1f})",
+            file=sys.stderr,
+        )
         rows.append(row)
     return rows
+
+
+def _timed(solver: Callable[[Instance], Outcome], instance: Instance) -> Outcome:
+    """The solver's outcome with its CPU time: this process's and that of the children
+    it waited for (the SAT solvers' processes, killed ones included)."""
+    before = _cpu()
+    outcome = solver(instance)
+    outcome.cpu = _cpu() - before
+    return outcome
+
+
+def _cpu() -> float:
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def seconds_cell(outcomes: list[Outcome]) -> str:
@@ -321,7 +363,7 @@ def table(rows: Sequence[Row], baseline: str, published: bool, first: str = "che
     solvers = list(rows[0].outcomes) if rows else []
     head = ["n", "instances", "sat / unsat", "agree"]
     head += [f"{s} total / median / max s" for s in solvers]
-    head += [f"{baseline} ÷ {first}"]
+    head += [f"{baseline} ÷ {first}", "CPU s " + " / ".join(solvers)]
     if published:
         head += ["published Lingeling total s"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
@@ -340,6 +382,9 @@ def table(rows: Sequence[Row], baseline: str, published: bool, first: str = "che
         theirs = [row.outcomes[baseline] for row in group]
         over = "≥" if any(o.status == "timeout" for o in theirs) else ""
         cells.append(f"{over}{sum(o.seconds for o in theirs) / mine:.1f}×")
+        cells.append(
+            " / ".join(f"{sum(row.outcomes[s].cpu for row in group):.1f}" for s in solvers)
+        )
         if published:
             cells.append(f"{sum(row.instance.published_seconds or 0 for row in group):.1f}")
         lines.append("| " + " | ".join(cells) + " |")
@@ -385,6 +430,77 @@ def hard_table(rows: Sequence[Row], baseline: str, hard: float = 1.0) -> str:
             f"{own:.1f} | {over}{total:.1f} | {over if not out_mine else '~'}{total / own:.1f}× |"
         )
     return "\n".join(lines)
+
+
+def projection(rows: Sequence[Row], population: Sequence[Instance], baseline: str) -> str:
+    """Totals over every instance of each n sampled, projected from the sample by the
+    published Lingeling times: a solver's projected total is its sample total times
+    (published total over all the n's instances ÷ published total over the sample).
+    "sample ÷ all" compares the sample's mean published time with the mean over all
+    instances of its n (1 for a perfectly representative sample), and "here ÷
+    published" is the baseline's own total against the published one on the sample."""
+    groups: dict[int, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(row.instance.n, []).append(row)
+    lines = [
+        f"| n | sampled | published s: sample / all | sample ÷ all (mean) | {baseline} here ÷ "
+        f"published | projected chessplace s | projected {baseline} s | {baseline} ÷ chessplace |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    totals = {"chessplace": 0.0, baseline: 0.0}
+    capped = {"chessplace": False, baseline: False}
+    for n, group in sorted(groups.items()):
+        every = [i for i in population if i.n == n]
+        published_all = sum(i.published_seconds or 0.0 for i in every)
+        published = sum(row.instance.published_seconds or 0.0 for row in group)
+        if published <= 0:
+            continue
+        scale = published_all / published
+        projected = {}
+        for name in totals:
+            outcomes = [row.outcomes[name] for row in group]
+            projected[name] = scale * sum(o.seconds for o in outcomes)
+            capped[name] |= any(o.status == "timeout" for o in outcomes)
+            totals[name] += projected[name]
+        mean_ratio = (published / len(group)) / (published_all / len(every))
+        here = sum(row.outcomes[baseline].seconds for row in group) / published
+        over = {name: _over([row.outcomes[name] for row in group]) for name in totals}
+        lines.append(
+            f"| {n} | {len(group)}/{len(every)} | {published:.1f} / {published_all:.1f} | "
+            f"{mean_ratio:.2f} | {over[baseline]}{here:.2f} | {over['chessplace']}"
+            f"{projected['chessplace']:.0f} | {over[baseline]}{projected[baseline]:.0f} | "
+            f"{_ratio_mark(over)}{projected[baseline] / projected['chessplace']:.1f}× |"
+        )
+    mark = {name: "≥" if capped[name] else "" for name in totals}
+    ratio = totals[baseline] / totals["chessplace"] if totals["chessplace"] else math.nan
+    lines.append(
+        f"| all | {len(rows)} | | | | {mark['chessplace']}{totals['chessplace']:.0f} | "
+        f"{mark[baseline]}{totals[baseline]:.0f} | {_ratio_mark(mark)}{ratio:.1f}× |"
+    )
+    return "\n".join(lines)
+
+
+def _over(outcomes: Sequence[Outcome]) -> str:
+    """ "≥" when some outcome timed out (its limit counts), else nothing."""
+    return "≥" if any(o.status == "timeout" for o in outcomes) else ""
+
+
+def _ratio_mark(over: dict[str, str]) -> str:
+    """A baseline ÷ chessplace ratio is a lower bound when only the baseline timed out,
+    unknown either way ("~") when chessplace did."""
+    if over["chessplace"]:
+        return "~"
+    return "≥" if any(over.values()) else ""
+
+
+def load_line(rows: Sequence[Row]) -> str:
+    loads = [row.load for row in rows]
+    if not loads:
+        return "no instance run"
+    return (
+        f"1-minute load average as each instance started: mean {statistics.mean(loads):.1f}, "
+        f"min {min(loads):.1f}, max {max(loads):.1f} ({os.cpu_count()} cores)"
+    )
 
 
 def plot(series: dict[str, list[tuple[int, float, bool]]], name: str) -> Path:
@@ -445,6 +561,17 @@ def pick(instances: list[Instance], per_n: int | None) -> list[Instance]:
     return chosen
 
 
+def sample(instances: list[Instance], per_n: int, seed: int) -> list[Instance]:
+    """``per_n`` instances of each n drawn at random (``seed``), in rounds of one
+    instance per n: a run cut short by its budget still has about as many of each."""
+    generator = random.Random(seed)
+    groups: dict[int, list[Instance]] = {}
+    for instance in sorted(instances, key=lambda i: (i.n, i.name)):
+        groups.setdefault(instance.n, []).append(instance)
+    drawn = [generator.sample(group, min(per_n, len(group))) for _, group in sorted(groups.items())]
+    return [i for round_ in zip_longest(*drawn) for i in round_ if i is not None]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -454,6 +581,13 @@ def main() -> int:
         "--quick", action="store_true", help="a few minutes: 2 + 1 instances a side, 10 s each"
     )
     parser.add_argument("--limit", type=int, help="ASP instances per n (default: all 100)")
+    parser.add_argument(
+        "--sample", type=int, help="ASP instances per n drawn at random (with --seed), in rounds"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of --sample")
+    parser.add_argument(
+        "--budget", type=float, help="seconds after which no further ASP instance starts"
+    )
     parser.add_argument("--solver", help="chessplace engine (default: the registry's choice)")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per solve")
     parser.add_argument("--race-sides", default="30,35,40,45,50,55,60")
@@ -479,16 +613,27 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"# CSPLib prob080, {when}, {os.cpu_count()} cores, load {load:.1f}")
     print(f"command: {' '.join(sys.argv)}\n")
+    started = time.perf_counter()
     if not arguments.skip_asp:
-        instances = pick(asp_instances(checkout), arguments.limit)
+        population = asp_instances(checkout)
+        if arguments.sample:
+            instances = sample(population, arguments.sample, arguments.seed)
+        else:
+            instances = pick(population, arguments.limit)
         script = checkout.copy_to(DIMACS_SCRIPT, cache)
         rows = run_all(
-            instances, {"chessplace": mine, "lingeling": lingeling_solver(script, limit)}
+            instances,
+            {"chessplace": mine, "lingeling": lingeling_solver(script, limit)},
+            arguments.budget,
         )
         print("## ASP-competition instances: chessplace against Lingeling (PySAT)\n")
         print(table(rows, "lingeling", published=True))
         print()
         print(hard_table(rows, "lingeling"))
+        print()
+        print(projection(rows, population, "lingeling"))
+        print()
+        print(load_line(rows))
         print()
         _collect(series, rows, "ASP")
     if not arguments.skip_race:
@@ -508,6 +653,8 @@ def main() -> int:
         name = "csplib" + ("-random" if arguments.skip_asp else "")
         name += "-asp" if arguments.skip_race else ""
         print(f"plot: {plot(series, name)}")
+    load = os.getloadavg()[0]
+    print(f"wall time {time.perf_counter() - started:.0f} s; load at the end {load:.1f}")
     return 0
 
 

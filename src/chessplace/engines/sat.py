@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import time
 from collections import deque
 from dataclasses import replace
+from multiprocessing.connection import wait
 from typing import Any
 
 from chessplace.core.placement import Placement
@@ -35,6 +35,9 @@ from chessplace.runtime.lifeline import Child, start_child
 
 BACKENDS = ("cadical195", "kissat404", "glucose42", "minisat22", "lingeling")
 PORTFOLIO = ("cadical195", "kissat404")
+POLL_SECONDS = 0.05
+"""How long ``_run`` waits for a child's answer before it looks at the control again (an
+answer ends the wait at once)."""
 GUESS_RUNS = 4
 """Annealing runs whose best placement ``optimize`` climbs from (peaceable armies)."""
 
@@ -101,9 +104,8 @@ class SatEngine(Engine):
                     backend, cube = jobs.popleft()
                     clauses = formula.clauses + [[lit] for lit in cube]
                     running.append(start_child(_solve_in_child, backend, clauses))
-                for child in list(running):
-                    if not child.receiver.poll(0):
-                        continue
+                ready = wait([child.receiver for child in running], timeout=POLL_SECONDS)
+                for child in [child for child in running if child.receiver in ready]:
                     try:
                         outcome, model = child.receiver.recv()
                     except EOFError:  # it died without answering: killed from outside
@@ -116,7 +118,6 @@ class SatEngine(Engine):
                     control.report(message=f"{refuted}/{len(cubes)} cubes refuted")
                 if not running and not jobs:
                     return False, None
-                time.sleep(0.01)
             return None, None
         finally:
             for child in running:
