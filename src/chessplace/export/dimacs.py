@@ -17,7 +17,7 @@ from chessplace.core.board import square_name
 from chessplace.core.problem import Problem
 from chessplace.encodings import formulas, lines, symmetry
 from chessplace.encodings.boolean import PAWN, counts_follow
-from chessplace.encodings.cnf import check_encoding
+from chessplace.encodings.cnf import PAIRWISE_LIMIT, check_encoding
 from chessplace.encodings.linear import line_name
 from chessplace.export.text import ascii_text
 
@@ -72,7 +72,7 @@ def _lines(formula: formulas.Formula, encoding: str | None, break_symmetry: bool
         )
     else:
         yield f"c cardinality encoding: {encoding or default} (PySAT)"
-    yield "c at most one of more than 6 literals: sequential counter"
+    yield f"c at most one of more than {PAIRWISE_LIMIT} literals: sequential counter"
     if break_symmetry:
         yield (
             f"c symmetry breaking: included, lex-leader clauses for {count} symmetries"
