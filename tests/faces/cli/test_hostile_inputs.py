@@ -220,3 +220,21 @@ def test_an_unreachable_dask_scheduler_is_one_line() -> None:
         return
     assert code == 2 and out == ""
     assert "Dask scheduler" in one_line_error(err)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "quens"),
+        ("solve", "problem.yaml"),
+        ("count", "peacable-queens", "--blocked", "a1", "--list"),
+        ("optimize", "x" * 10_000),
+    ],
+)
+def test_an_unknown_puzzle_is_named_before_a_missing_board_size(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    line = one_line_error(err)
+    assert "unknown puzzle" in line and "choose from queens" in line and len(line) < 300
