@@ -238,3 +238,15 @@ def test_an_unknown_puzzle_is_named_before_a_missing_board_size(
     assert code == 2 and out == ""
     line = one_line_error(err)
     assert "unknown puzzle" in line and "choose from queens" in line and len(line) < 300
+
+
+@pytest.mark.parametrize("listing", [(), ("--list",)])
+def test_a_limit_past_the_largest_index_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], listing: tuple[str, ...]
+) -> None:
+    huge = str(sys.maxsize + 1)
+    code, out, err = run(
+        capsys, "count", "queens", "-n", "6", "--blocked", "a1", *listing, "--limit", huge
+    )
+    assert code == 2 and out == ""
+    assert f"--limit: expected at most {sys.maxsize:,}" in one_line_error(err)
