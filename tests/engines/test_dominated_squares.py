@@ -190,6 +190,10 @@ def test_the_command_line_dominates_the_squares_it_lists(
         (["dominating-queens", "-n", "5", "--dominate", "x"], "dominate: "),
         (["dominating-queens", "-n", "5", "--dominate", "a1," * 100_000], "more entries"),
         (["peaceable-queens", "-n", "5", "--dominate", "a1"], "a single army"),
+        (
+            ["queens-and-pawns", "-n", "5", "--pawns", "1", "--dominate", "a1"],
+            "pawns to place do not combine with domination",
+        ),
     ],
 )
 def test_bad_squares_to_dominate_are_one_line_and_exit_two(

@@ -319,8 +319,10 @@ def _check_position(problem: Problem) -> None:
             if square in held:
                 raise ValueError(f"{square_name(square)}: {held[square]} and {what} at once")
             held[square] = what
-    if free and (len(problem.armies) != 1 or not problem.independent or problem.dominating):
+    if free and (len(problem.armies) != 1 or not problem.independent):
         raise ValueError("pawns to place are for one army whose pieces must not attack each other")
+    if free and problem.dominating:
+        raise ValueError("pawns to place do not combine with domination")
     if free and board.torus:
         raise ValueError("pawns to place need a board with edges, not a torus")
     if problem.has_position and problem.regions is not None:
