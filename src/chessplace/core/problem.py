@@ -172,12 +172,13 @@ class Problem:
         """The board's symmetries that map the problem onto itself, identity first
         (for a grid of regions, those that map every region onto a region; with a
         position, those that map blocked squares, pawns and each army's given
-        pieces onto themselves)."""
+        pieces onto themselves; with squares to dominate, those that map the squares
+        that need cover onto themselves)."""
         every = self.board.symmetries()
         if self.has_position:
             every = keeping(every, [self.blocked, self.pawns, *self.given])
-        if self.dominated is not None:
-            every = keeping(every, [self.dominated])
+        if self.dominated is not None:  # those that need cover: blocked ones and pawns do not
+            every = keeping(every, [self.squares_to_dominate])
         regions = self.regions
         if regions is None:
             return every
