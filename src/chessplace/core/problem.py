@@ -168,6 +168,13 @@ class Problem:
         """The squares army number ``army`` holds in every answer."""
         return self.given[army] if self.given else frozenset()
 
+    def fewest(self, army: int) -> int:
+        """The fewest pieces army number ``army`` holds in an answer: its minimum and its
+        given pieces, and with equal armies as many as any army's given pieces."""
+        given = self.given or (frozenset(),)
+        held = max(map(len, given)) if self.equal_armies else len(self.given_of(army))
+        return max(self.armies[army].minimum, held)
+
     def symmetries(self) -> tuple[Symmetry, ...]:
         """The board's symmetries that map the problem onto itself, identity first
         (for a grid of regions, those that map every region onto a region; with a
