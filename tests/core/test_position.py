@@ -9,7 +9,7 @@ from dataclasses import replace
 from itertools import combinations, product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from chessplace import api
@@ -326,3 +326,55 @@ def test_closing_a_listing_ends_the_enumeration_thread() -> None:
     assert threading.active_count() == before + 1
     stream.close()
     assert threading.active_count() == before
+
+
+@st.composite
+def equal_armies_with_givens(draw: st.DrawFn) -> Problem:
+    """Two equal armies on a board of at most 3×3, given pieces uneven between them, and
+    a count that is no exact size (at least or at most)."""
+    problem = draw(positions(two_armies=True))
+    if not any(problem.given):
+        free = sorted(set(problem.board.squares()) - problem.blocked - problem.pawns)
+        assume(free)
+        problem = replace(problem, given=(frozenset(free[:1]), frozenset()))
+    low = draw(st.integers(0, 2))
+    high = draw(st.integers(max(low, 1), 4) if low == 0 else st.none() | st.integers(low, 4))
+    armies = tuple(replace(a, minimum=low, maximum=high) for a in problem.armies)
+    return replace(problem, armies=armies, equal_armies=True)
+
+
+def _brute_equal_count(problem: Problem) -> int:
+    squares = list(problem.board.squares())
+    total = 0
+    for owners in product((None, 0, 1), repeat=len(squares)):
+        armies = [{s for s, o in zip(squares, owners, strict=True) if o == a} for a in (0, 1)]
+        total += len(armies[0]) == len(armies[1]) and _valid(problem, armies, set())
+    return total
+
+
+@settings(max_examples=25, deadline=None)
+@given(equal_armies_with_givens())
+def test_equal_armies_keep_their_given_pieces_in_sat(problem: Problem) -> None:
+    """SAT counts equal armies size by size and trims an answer to the smallest army:
+    neither may lose a given piece (an army with two given pieces beside one with one
+    counted 0 placements, and its answer dropped a given piece)."""
+    expected = _brute_equal_count(problem)
+    for solver in ("sat", "cpsat"):
+        assert api.count(problem, solver=solver).count == expected, (solver, problem)
+    found = api.solve(problem, solver="sat")
+    assert (found.placement is not None) == (expected > 0)
+    if found.placement is not None:
+        assert found.placement.verify() == ()
+
+
+@pytest.mark.parametrize(("option", "expected"), [("at_least", 19), ("at_most", 19)])
+def test_two_given_queens_beside_one_count_alike_in_sat_and_cpsat(
+    option: str, expected: int
+) -> None:
+    problem = problem_from_options(
+        "peaceable-queens", n=5, given="Qa1,Qb1,qd5", **{option: 1 if option == "at_least" else 3}
+    )
+    for solver in ("sat", "cpsat"):
+        assert api.count(problem, solver=solver).count == expected, solver
+    found = api.solve(problem, solver="sat")
+    assert found.placement is not None and found.placement.verify() == ()

@@ -13,7 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from chessplace import Board, Placement, Problem, Status, optimize, piece_from_text, puzzles, solve
+from chessplace import (
+    Board,
+    Placement,
+    Problem,
+    Status,
+    count,
+    optimize,
+    parse_square,
+    piece_from_text,
+    puzzles,
+    solutions,
+    solve,
+)
 from chessplace.certificates.writer.certificate import CannotCertify, spec_of
 from chessplace.core.board import Square, square_name
 from chessplace.engines.registry import ENGINES
@@ -129,6 +141,25 @@ def test_symmetries_keep_the_listed_squares() -> None:
     assert len(images) == 4 and all(image == {(0, 0), (3, 3)} for image in images)
 
 
+@pytest.mark.parametrize("listed", [["a1", "d4", "e5"], ["d4", "e5"]])
+def test_a_listed_square_needing_no_cover_keeps_every_symmetry(listed: list[str]) -> None:
+    """a1 is blocked, so listing it changes nothing (it needs no cover): the placements
+    fall into the classes of the group that keeps the blocked corners and d4, e5, as a
+    brute-force orbit count over the listed placements says, whichever list is given."""
+    board = Board.square(8)
+    blocked = frozenset({(0, 0), (7, 7)})
+    problem = _listed(
+        replace(puzzles.dominating_queens(board), blocked=blocked).with_counts(exactly=1),
+        frozenset(parse_square(name) for name in listed),
+    )
+    keep = [blocked, frozenset({(3, 3), (4, 4)})]
+    group = [g for g in board.symmetries() if all({g(s) for s in k} == k for k in keep)]
+    placements = {frozenset(p.armies[0]) for p in solutions(problem)}
+    orbits = {min(tuple(sorted(g(s) for s in p)) for g in group) for p in placements}
+    counted = count(problem, unique=True)
+    assert (counted.count, counted.unique) == (len(placements), len(orbits)) == (12, 5)
+
+
 def test_every_engine_that_does_not_model_it_says_so() -> None:
     problem = _listed(puzzles.dominating_queens(Board.square(6)), frozenset({(0, 0)}))
     takers = set()
@@ -190,6 +221,10 @@ def test_the_command_line_dominates_the_squares_it_lists(
         (["dominating-queens", "-n", "5", "--dominate", "x"], "dominate: "),
         (["dominating-queens", "-n", "5", "--dominate", "a1," * 100_000], "more entries"),
         (["peaceable-queens", "-n", "5", "--dominate", "a1"], "a single army"),
+        (
+            ["queens-and-pawns", "-n", "5", "--pawns", "1", "--dominate", "a1"],
+            "pawns to place do not combine with domination",
+        ),
     ],
 )
 def test_bad_squares_to_dominate_are_one_line_and_exit_two(

@@ -168,16 +168,24 @@ class Problem:
         """The squares army number ``army`` holds in every answer."""
         return self.given[army] if self.given else frozenset()
 
+    def fewest(self, army: int) -> int:
+        """The fewest pieces army number ``army`` holds in an answer: its minimum and its
+        given pieces, and with equal armies as many as any army's given pieces."""
+        given = self.given or (frozenset(),)
+        held = max(map(len, given)) if self.equal_armies else len(self.given_of(army))
+        return max(self.armies[army].minimum, held)
+
     def symmetries(self) -> tuple[Symmetry, ...]:
         """The board's symmetries that map the problem onto itself, identity first
         (for a grid of regions, those that map every region onto a region; with a
         position, those that map blocked squares, pawns and each army's given
-        pieces onto themselves)."""
+        pieces onto themselves; with squares to dominate, those that map the squares
+        that need cover onto themselves)."""
         every = self.board.symmetries()
         if self.has_position:
             every = keeping(every, [self.blocked, self.pawns, *self.given])
-        if self.dominated is not None:
-            every = keeping(every, [self.dominated])
+        if self.dominated is not None:  # those that need cover: blocked ones and pawns do not
+            every = keeping(every, [self.squares_to_dominate])
         regions = self.regions
         if regions is None:
             return every
@@ -319,8 +327,10 @@ def _check_position(problem: Problem) -> None:
             if square in held:
                 raise ValueError(f"{square_name(square)}: {held[square]} and {what} at once")
             held[square] = what
-    if free and (len(problem.armies) != 1 or not problem.independent or problem.dominating):
+    if free and (len(problem.armies) != 1 or not problem.independent):
         raise ValueError("pawns to place are for one army whose pieces must not attack each other")
+    if free and problem.dominating:
+        raise ValueError("pawns to place do not combine with domination")
     if free and board.torus:
         raise ValueError("pawns to place need a board with edges, not a torus")
     if problem.has_position and problem.regions is not None:

@@ -188,8 +188,7 @@ def build_puzzle(
     """The named puzzle on ``board``; raises ``ValueError`` naming the choices."""
     spec = PUZZLES.get(name)
     if spec is None:
-        choices = ", ".join([*PUZZLES, *REGION_PUZZLES])
-        raise ValueError(f"unknown puzzle {name!r}; choose from {choices}")
+        raise ValueError(_unknown_puzzle(name))
     variant = {
         key: value for key, value in (("armies", armies), ("white", white)) if value is not None
     }
@@ -233,8 +232,11 @@ def problem_from_options(
     but for ``queens-and-pawns``, whose ``pawns`` is how many pawns to place; with
     ``dominate``, every answer occupies or attacks those squares (one army).
 
-    Raises ``ValueError`` with a message fit for a user on bad options.
+    Raises ``ValueError`` with a message fit for a user on bad options; an unknown
+    puzzle is named before anything it would need is missed.
     """
+    if puzzle not in PUZZLES and puzzle not in REGION_PUZZLES:
+        raise ValueError(_unknown_puzzle(puzzle))
     if puzzle in REGION_PUZZLES:
         others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
         position = (blocked, given, pawns, dominate)
@@ -271,6 +273,11 @@ def problem_from_options(
         problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
     problem = with_position(problem, blocked, given, pawns, problem.free_pawns)
     return problem if dominate is None else with_dominated(problem, dominate)
+
+
+def _unknown_puzzle(name: str) -> str:
+    choices = ", ".join([*PUZZLES, *REGION_PUZZLES])
+    return f"unknown puzzle {clipped(repr(name), 40)}; choose from {choices}"
 
 
 def _pawn_count(pawns: Listing | int) -> int:

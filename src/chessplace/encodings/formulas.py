@@ -181,8 +181,8 @@ class SquareFormula(Formula):
         ):
             if filled:  # one piece a line: the count follows (filled_lines)
                 self.clauses += [[self.var(v) for v in part] for part in filled]
-            else:
-                self.bound(self.army(a), army.minimum, army.maximum)
+            else:  # equal armies: the answer, trimmed to the smallest, keeps every given
+                self.bound(self.army(a), problem.fewest(a), army.maximum)
         for group, k in checked(rules.exactly, control):
             self.bound([self.var(v) for v in group], k, k)
         self._add_position(rules)

@@ -216,8 +216,10 @@ def _beats(placement: Placement, other: Placement, maximize: bool) -> bool:
 
 
 def _common_sizes(problem: Problem) -> list[Problem]:
-    """Equal armies: one problem per size that every army admits, every army exactly that."""
-    low = max(army.minimum for army in problem.armies)
+    """Equal armies: one problem per size that every army admits, every army exactly that,
+    from the most given pieces of an army up (fewer leave some army's givens out, and
+    from there up a placement stays one when a piece that is not given goes)."""
+    low = max(problem.fewest(a) for a in range(len(problem.armies)))
     high = min(
         (army.maximum for army in problem.armies if army.maximum is not None),
         default=problem.board.size,

@@ -220,3 +220,33 @@ def test_an_unreachable_dask_scheduler_is_one_line() -> None:
         return
     assert code == 2 and out == ""
     assert "Dask scheduler" in one_line_error(err)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "quens"),
+        ("solve", "problem.yaml"),
+        ("count", "peacable-queens", "--blocked", "a1", "--list"),
+        ("optimize", "x" * 10_000),
+    ],
+)
+def test_an_unknown_puzzle_is_named_before_a_missing_board_size(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    line = one_line_error(err)
+    assert "unknown puzzle" in line and "choose from queens" in line and len(line) < 300
+
+
+@pytest.mark.parametrize("listing", [(), ("--list",)])
+def test_a_limit_past_the_largest_index_is_one_clear_line(
+    capsys: pytest.CaptureFixture[str], listing: tuple[str, ...]
+) -> None:
+    huge = str(sys.maxsize + 1)
+    code, out, err = run(
+        capsys, "count", "queens", "-n", "6", "--blocked", "a1", *listing, "--limit", huge
+    )
+    assert code == 2 and out == ""
+    assert f"--limit: expected at most {sys.maxsize:,}" in one_line_error(err)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 
 from chessplace.faces.web.limits import LEAST_MEMORY_MB
 from chessplace.runtime.clipping import clipped
@@ -50,6 +51,14 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(not_a("a positive integer", text)) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
+    return value
+
+
+def count_limit(text: str) -> int:
+    """A limit of a count or a listing: what ``islice`` and the counters take."""
+    value = positive_int(text)
+    if value > sys.maxsize:
+        raise argparse.ArgumentTypeError(f"expected at most {sys.maxsize:,}, not {value:,}")
     return value
 
 

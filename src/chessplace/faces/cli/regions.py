@@ -14,7 +14,13 @@ from chessplace.core.problem import Problem
 from chessplace.core.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.core.regions import MAX_GRID_CHARS
 from chessplace.core.result import Result, Status
-from chessplace.faces.cli.argtypes import ascii_int, not_a, positive_float, positive_int
+from chessplace.faces.cli.argtypes import (
+    ascii_int,
+    count_limit,
+    not_a,
+    positive_float,
+    positive_int,
+)
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError, answer_written
 from chessplace.faces.cli.inputs import STANDARD_INPUT, read_input
 from chessplace.faces.cli.supervision import stop_on_interrupt, supervised
@@ -50,7 +56,7 @@ def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit",
-        type=positive_int,
+        type=count_limit,
         metavar="N",
         help="stop counting at N placements (--limit 2: is the solution unique?)",
     )
