@@ -64,8 +64,9 @@ class Cnf:
             self.clauses += self._card.atmost(lits, 1, vpool=self.pool, encoding=self._seq).clauses
 
     def bound(self, lits: list[int], minimum: int, maximum: int | None) -> None:
-        """Add ``minimum <= sum(lits) <= maximum`` in the chosen encoding."""
-        if minimum > len(lits):
+        """Add ``minimum <= sum(lits) <= maximum`` in the chosen encoding (an empty
+        clause when no sum fits)."""
+        if minimum > len(lits) or (maximum is not None and maximum < max(minimum, 0)):
             self.clauses.append([])
             return
         if minimum > 0:

@@ -177,3 +177,15 @@ def trimmed(placement: Placement) -> Placement:
         ordered = sorted(squares, key=lambda square: (square not in given, square))
         kept.append(ordered if limit is None else ordered[:limit])
     return Placement.from_squares(problem, kept, placement.pawns)
+
+
+def floored(placement: Placement) -> Placement:
+    """Armies cut to the fewest pieces they may hold (:meth:`Problem.fewest`), given
+    pieces kept: the least answer of a problem whose rules no removed piece breaks."""
+    problem = placement.problem
+    kept = []
+    for index, squares in enumerate(placement.armies):
+        given = problem.given_of(index)
+        ordered = sorted(squares, key=lambda square: (square not in given, square))
+        kept.append(ordered[: problem.fewest(index)])
+    return Placement.from_squares(problem, kept, placement.pawns)

@@ -176,8 +176,11 @@ class SatEngine(Engine):
         free = problem.without_counts()
         maximize = problem.sense is Sense.MAXIMIZE
         best = _first_guess(free, control)
-        if free.dominating and not maximize:
-            bound: int | None = domination.lower_bound(free)
+        floor = not maximize and not free.dominating  # a piece removed breaks no rule
+        if floor:
+            bound: int | None = free.objective(tuple(map(free.fewest, range(len(free.armies)))))
+        elif not maximize:
+            bound = domination.lower_bound(free)
         else:
             bound = lines.upper_bound(free)
         if best is not None:
@@ -186,6 +189,8 @@ class SatEngine(Engine):
             shared = control.incumbent()
             if shared is not None and (best is None or _beats(shared, best, maximize)):
                 best = shared  # found by an engine racing beside this one
+            if floor and best is not None:
+                best = lines.floored(best)
             if best is not None and best.objective == bound and not maximize:
                 return Result(Status.OPTIMAL, self.name, best, objective=bound, bound=bound)
             formula = formula_for(free, self.encoding, control)
