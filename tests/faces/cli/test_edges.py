@@ -4,11 +4,16 @@ right thing (one line, exit code 2, before any work)."""
 
 from __future__ import annotations
 
+import array
+import fcntl
 import json
 import shlex
+import signal
 import socket
 import subprocess
 import sys
+import termios
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -246,3 +251,31 @@ def test_a_reader_that_leaves_early_does_not_change_the_exit_code(
         assert run.stderr is not None
         said = [line for line in run.stderr.read().splitlines() if "compiling the" not in line]
         assert said == []
+
+
+def test_sigterm_stops_a_listing_whose_reader_stopped_reading(tmp_path: Path) -> None:
+    """``--list | sleep``: the pipe fills and nothing reads it. One SIGTERM still ends
+    the process in its grace (it was stuck writing until a second signal), exit 3,
+    saying why; the lines written before stand."""
+    listing = [*COMMAND, "count", "queens", "-n", "12", "--blocked", "a1", "--list"]
+    child = subprocess.Popen(listing, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not _pipe_full(child.stdout):
+            time.sleep(0.2)
+        time.sleep(1)  # the writer is now waiting for room
+        child.send_signal(signal.SIGTERM)
+        child.wait(timeout=60)
+        assert child.returncode == 3
+        assert child.stderr is not None and b"the output was not read" in child.stderr.read()
+    finally:
+        child.kill()
+        child.communicate()
+
+
+def _pipe_full(stream: object) -> bool:
+    """Whether the listing's output pipe is nearly full (Linux's holds 64 KiB; a writer
+    that waits for room stops at about 56 KB), from the bytes waiting in it."""
+    waiting = array.array("i", [0])
+    fcntl.ioctl(stream.fileno(), termios.FIONREAD, waiting)  # type: ignore[attr-defined]
+    return waiting[0] >= 40_000

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import select
 import sys
 import threading
 import time
 from itertools import islice
-from typing import Any
+from typing import Any, TextIO
 
 from chessplace import api
 from chessplace.core.problem import Problem
@@ -66,10 +67,15 @@ def list_placements(
                 producer.join(GRACE_SECONDS)
     if failure:
         raise failure[0]
-    if not ended:
+    if ended != "done":
+        why = (
+            "the engine did not stop"
+            if ended == "engine"
+            else "the output was not read (a full pipe)"
+        )
         print(
-            f"chessplace: the engine did not stop within {GRACE_SECONDS:g} s;"
-            " the placements so far are written",
+            f"chessplace: {why} within {GRACE_SECONDS:g} s of the stop;"
+            " the placements written so far stand",
             file=sys.stderr,
         )
         abandon()
@@ -87,20 +93,41 @@ def _offer(lines: queue.Queue[str | None], line: str | None, gone: threading.Eve
     return False
 
 
-def _write_lines(lines: queue.Queue[str | None], control: Control) -> bool:
-    """Write the queued lines until the end mark (True), or until the grace after a
-    stop or the time limit has passed with the engine still producing (False)."""
+def _write_lines(lines: queue.Queue[str | None], control: Control) -> str:
+    """Write the queued lines until the end mark (``"done"``), or until the grace after
+    a stop or the time limit has passed with the engine still producing (``"engine"``)
+    or with the reader taking no more (``"reader"``: a line is written only when the
+    output has room, so a full pipe never blocks the stop)."""
     stopped_at: float | None = None
+
+    def overdue() -> bool:
+        nonlocal stopped_at
+        if stopped_at is None and control.stopped:
+            stopped_at = time.monotonic()
+        return stopped_at is not None and time.monotonic() - stopped_at > GRACE_SECONDS
+
     while True:
         try:
             line = lines.get(timeout=0.1)
         except queue.Empty:
             line = ""
         if line is None:
-            return True
+            return "done"
         if line:
+            while not _room(sys.stdout):
+                if overdue():
+                    return "reader"
             sys.stdout.write(line + "\n")
-        if stopped_at is None and control.stopped:
-            stopped_at = time.monotonic()
-        if stopped_at is not None and time.monotonic() - stopped_at > GRACE_SECONDS:
-            return False
+            sys.stdout.flush()
+        if overdue():
+            return "engine"
+
+
+def _room(stream: TextIO) -> bool:
+    """True once ``stream`` can take a line without blocking (at once for a stream
+    that is no file: a test's capture), False after a tenth of a second without."""
+    try:
+        number = stream.fileno()
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return True
+    return bool(select.select([], [number], [], 0.1)[1])
