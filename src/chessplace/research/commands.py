@@ -27,6 +27,10 @@ COMMANDS = {
         "crosscheck_pawns",
         "recount random parts of an n+k queens count by CP-SAT",
     ),
+    "sample-lines": (
+        "sample_lines",
+        "time a random sample of the line engine's chunks to project a long proof",
+    ),
     "reprove-certificate": ("reprove_certificate", "prove a certificate's cubes again, checked"),
     "tables": ("tables", "write results/README.md's tables from the records"),
 }

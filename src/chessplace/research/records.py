@@ -157,6 +157,12 @@ def progress(path: Path) -> str:
         if projected is not None:
             return projected.line()
         return f"{len(records):,} of {total:,} chunks in {sum(seconds):,.0f} CPU-s"
+    if header.get("format") == "chessplace-lines-sample-1":  # timed line engine chunks
+        seconds = [r["seconds"] for r in records]
+        projected = projection(seconds, header["chunks"])
+        if projected is not None:
+            return projected.line()
+        return f"{len(records):,} of {header['chunks']:,} chunks timed in {sum(seconds):,.0f} CPU-s"
     if "tasks" in header:  # the bitboard counter's parts
         return f"{len(records):,} of {header['tasks']:,} parts"
     done = [r for r in records if r.get("chunk") != "known"]  # the line engine's chunks

@@ -114,7 +114,7 @@ class LineSearch:
         try:
             if book is not None:
                 if known is not None and KNOWN not in book.done:
-                    book.record(KNOWN, 0, _text(known))
+                    book.record(KNOWN, 0, chunk_key(known))
                 for record in book.done.values():
                     if record.witness is not None:
                         labels = np.frombuffer(record.witness.encode(), np.uint8) - ord("0")
@@ -230,7 +230,7 @@ class LineSearch:
         book: Journal | None,
     ) -> Outcome:
         order = self.geometry.order[:depth]
-        keys = [_text(row[order]) for row in prefixes]
+        keys = [chunk_key(row[order]) for row in prefixes]
         done = book.done if book is not None else {}
         queue = [i for i, key in enumerate(keys) if key not in done or done[key].below > shared[1]]
         outcome.resumed = len(keys) - len(queue)
@@ -252,7 +252,7 @@ class LineSearch:
                     return True
                 found = status == kernel.FOUND
                 if book is not None:
-                    text = _text(witness) if best >= 0 else None
+                    text = chunk_key(witness) if best >= 0 else None
                     book.record(keys[queue[position]], 0 if found else below, text)
                 if found:
                     shared[0] = 1
@@ -330,6 +330,6 @@ def geometry_digest(g: Geometry) -> str:
     return digest.hexdigest()
 
 
-def _text(labels: np.ndarray) -> str:
-    """Labels (one colour each) as a string of digits."""
+def chunk_key(labels: np.ndarray) -> str:
+    """Labels (one colour each) as a string of digits: a chunk's key in a checkpoint."""
     return (np.asarray(labels, dtype=np.uint8) + ord("0")).tobytes().decode()
