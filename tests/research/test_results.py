@@ -580,3 +580,24 @@ def test_the_witness_beside_a_run_under_way_verifies() -> None:
         52,
         53,
     )
+
+
+PAWN_FILES = [
+    path for sequence in ("a103330", "a103331", "a129552", "a129554") for path in _records(sequence)
+]
+
+
+@pytest.mark.parametrize("path", PAWN_FILES, ids=[f"{p.parent.name}-{p.stem}" for p in PAWN_FILES])
+def test_every_pawn_count_record_is_complete_and_consistent(path: Path) -> None:
+    """A count record of the n+k queens problem: complete, by the command its sequence
+    names (n and the pawns), and its classes between an eighth of the placements
+    (a class holds at most 8) and all of them."""
+    record = json.loads(path.read_text())
+    pawns = {"a103330": 1, "a103331": 1, "a129552": 2, "a129554": 3}[path.parent.name]
+    n = int(path.stem[1:])
+    assert record["status"] == record["answer"]["status"] == "complete"
+    assert f"queens-and-pawns -n {n} --pawns {pawns} --unique" in record["command"]
+    count, unique = record["count"], record["unique"]
+    assert count == record["answer"]["count"] and unique == record["answer"]["unique"]
+    assert count / 8 <= unique <= count
+    assert "commit" in record["revision"]
