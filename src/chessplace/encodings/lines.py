@@ -18,6 +18,7 @@ model (:mod:`chessplace.engines.sat`) and the local search
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -171,21 +172,22 @@ def trimmed(placement: Placement) -> Placement:
     if problem.equal_armies:
         smallest = min(placement.army_sizes)
         limits = [smallest if limit is None else min(limit, smallest) for limit in limits]
-    kept = []
-    for index, (squares, limit) in enumerate(zip(placement.armies, limits, strict=True)):
-        given = problem.given_of(index)
-        ordered = sorted(squares, key=lambda square: (square not in given, square))
-        kept.append(ordered if limit is None else ordered[:limit])
-    return Placement.from_squares(problem, kept, placement.pawns)
+    return _cut(placement, limits)
 
 
 def floored(placement: Placement) -> Placement:
     """Armies cut to the fewest pieces they may hold (:meth:`Problem.fewest`), given
     pieces kept: the least answer of a problem whose rules no removed piece breaks."""
     problem = placement.problem
+    return _cut(placement, [problem.fewest(index) for index in range(len(problem.armies))])
+
+
+def _cut(placement: Placement, limits: Sequence[int | None]) -> Placement:
+    """Each army cut to its limit (``None``: kept whole), its given pieces kept first."""
+    problem = placement.problem
     kept = []
-    for index, squares in enumerate(placement.armies):
+    for index, (squares, limit) in enumerate(zip(placement.armies, limits, strict=True)):
         given = problem.given_of(index)
         ordered = sorted(squares, key=lambda square: (square not in given, square))
-        kept.append(ordered[: problem.fewest(index)])
+        kept.append(ordered if limit is None else ordered[:limit])
     return Placement.from_squares(problem, kept, placement.pawns)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
-from chessplace.research.sampling import projection, shuffled
+from chessplace.research.sampling import done_so_far, shuffled
 from chessplace.runtime.journal import Schema
 
 SOURCE = Path(__file__).with_name("line_search.c")
@@ -125,11 +125,7 @@ def chunk_order(args: argparse.Namespace, header: dict[str, object]) -> list[str
 def spent(records: Sequence[Effort], total: int, order: str | None) -> str:
     """What a run stopped short has done, with its projection when its chunks were
     taken in a shuffled ``order`` (a journal header's)."""
-    if order is not None:
-        projected = projection([r.seconds for r in records], total)
-        if projected is not None:
-            return projected.line()
-    return f"{len(records):,} of {total:,} chunks in {sum(r.seconds for r in records):,.0f} CPU-s"
+    return done_so_far([r.seconds for r in records], total, order is not None)
 
 
 def chunk_words(lines: int) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chessplace.research.cube_solving import covers, refuted_share
-from chessplace.research.sampling import projection
+from chessplace.research.sampling import done_so_far
 from chessplace.research.splitting import OVER
 
 SEQUENCES = (
@@ -151,18 +151,10 @@ def progress(path: Path) -> str:
     in a shuffled order, the projected cost of the whole."""
     header, records = journal_records(path)
     if "chunk lines" in header:  # the C search
-        total = 1 << header["chunk lines"]
         seconds = [r["seconds"] for r in records]
-        projected = projection(seconds, total) if "order" in header else None
-        if projected is not None:
-            return projected.line()
-        return f"{len(records):,} of {total:,} chunks in {sum(seconds):,.0f} CPU-s"
+        return done_so_far(seconds, 1 << header["chunk lines"], "order" in header)
     if header.get("format") == "chessplace-lines-sample-1":  # timed line engine chunks
-        seconds = [r["seconds"] for r in records]
-        projected = projection(seconds, header["chunks"])
-        if projected is not None:
-            return projected.line()
-        return f"{len(records):,} of {header['chunks']:,} chunks timed in {sum(seconds):,.0f} CPU-s"
+        return done_so_far([r["seconds"] for r in records], header["chunks"])
     if "tasks" in header:  # the bitboard counter's parts
         return f"{len(records):,} of {header['tasks']:,} parts"
     done = [r for r in records if r.get("chunk") != "known"]  # the line engine's chunks

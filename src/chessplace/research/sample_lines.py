@@ -35,7 +35,7 @@ from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.engines.lines.runner import LineSearch, chunk_key, geometry_digest
 from chessplace.research.c_search import STOPPED
 from chessplace.research.commands import prog
-from chessplace.research.sampling import projection, shuffled
+from chessplace.research.sampling import done_so_far, shuffled
 from chessplace.runtime.journal import Journal, Schema, natural, recorded_header
 
 FORMAT = "chessplace-lines-sample-1"
@@ -146,11 +146,7 @@ def _searched(
 
 def _projected(journal: Journal, total: int) -> str:
     """The chunks timed so far and, from enough of them, the projection of the whole."""
-    seconds = [record.seconds for record in journal.done.values()]
-    projected = projection(seconds, total)
-    if projected is not None:
-        return projected.line()
-    return f"{len(seconds):,} of {total:,} chunks in {sum(seconds):,.1f} CPU-s"
+    return done_so_far([record.seconds for record in journal.done.values()], total)
 
 
 def _schema(depth: int) -> Schema:

@@ -54,6 +54,16 @@ class Projection(NamedTuple):
         )
 
 
+def done_so_far(seconds: Sequence[float], total: int, shuffled: bool = True) -> str:
+    """One line for the chunks finished so far (their CPU ``seconds``, of ``total``): the
+    projection of the whole when they are a shuffled sample and enough of them, else
+    how many and what they cost."""
+    projected = projection(seconds, total) if shuffled else None
+    if projected is not None:
+        return projected.line()
+    return f"{len(seconds):,} of {total:,} chunks in {math.fsum(seconds):,.0f} CPU-s"
+
+
 def projection(seconds: Sequence[float], total: int) -> Projection | None:
     """The projection from the CPU seconds of the finished chunks, a uniform sample of
     ``total`` chunks; ``None`` with fewer than :data:`LEAST_SAMPLE`."""
