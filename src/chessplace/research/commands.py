@@ -31,6 +31,10 @@ COMMANDS = {
         "sample_lines",
         "time a random sample of the line engine's chunks to project a long proof",
     ),
+    "sample-proofs": (
+        "sample_proofs",
+        "refute a random sample of a claim's cubes by SAT with checked proofs",
+    ),
     "reprove-certificate": ("reprove_certificate", "prove a certificate's cubes again, checked"),
     "tables": ("tables", "write results/README.md's tables from the records"),
 }

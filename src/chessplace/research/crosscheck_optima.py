@@ -50,9 +50,11 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from chessplace import Board, puzzles
 from chessplace.certificates.checker.formula import (
+    Formula,
     claim_bounds,
     lex_order,
     refutation_formula,
@@ -94,36 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if fault:
         print(f"crosscheck-optima: {fault}", file=sys.stderr)
         return 2
-    data = json.loads(args.classes.read_text())
-    n, m = int(data["n"]), int(data["m"])
-    problem = puzzles.peaceable_queens(Board.square(n)).with_counts(exactly=m)
+    try:
+        listed = listed_formula(json.loads(args.classes.read_text()))
+    except ListedFault as fault:
+        print(f"rejected: {fault}")
+        return 1
+    spec, n, m, clauses = listed.spec, listed.n, listed.m, listed.clauses
     started = time.perf_counter()
-
-    spec = spec_of(problem)
-    placements = []
-    for entry in data["classes"]:
-        armies = [[parse_square(s) for s in entry[name]] for name in ("white", "black")]
-        placement = Placement.from_squares(problem, armies)
-        if placement.verify() or placement.army_sizes != (m, m):
-            print(f"rejected: listed placement {entry} breaks a rule")
-            return 1
-        placements.append([{spec.var(a, s) for s in squares} for a, squares in enumerate(armies)])
-    orbits: set[frozenset[int]] = set()
-    permutations = symmetry_permutations(spec)
-    for white, black in placements:
-        literals = frozenset(white | black)
-        orbit = {literals} | {frozenset(p[v - 1] for v in literals) for p in permutations}
-        if orbit & orbits:
-            print("rejected: two listed placements are in one class")
-            return 1
-        orbits |= orbit
-    print(f"{len(placements):,} classes, {len(orbits):,} placements verified", flush=True)
-
-    claim = {"kind": "infeasible"}
-    bounds = claim_bounds(spec, claim)
-    kept = confirmed_symmetries(spec, bounds)
-    formula = refutation_formula(spec, bounds, kept)
-    clauses = [*formula.clauses, *sorted(tuple(-v for v in sorted(p)) for p in orbits)]
+    print(f"{listed.classes:,} classes, {listed.placements:,} placements verified", flush=True)
     order = lex_order(spec)  # each line's label variables (army 0, army 1), line by line
     cut = None
     if args.tree_depth is None:
@@ -166,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     done = {k: v for k, v in journal.done.items() if not k.endswith(OVER)} if journal else {}
     print(
-        f"formula: {formula.variables:,} variables, {len(clauses):,} clauses "
-        f"({len(orbits):,} blocking), {len(kept)} symmetries; {len(cubes):,} cubes, "
+        f"formula: {listed.formula.variables:,} variables, {len(clauses):,} clauses "
+        f"({listed.placements:,} blocking), {listed.symmetries} symmetries; {len(cubes):,} cubes, "
         f"{len(done):,} refuted before at any depth, {refuted_share(done):.2%} of the labellings",
         flush=True,
     )
@@ -207,11 +187,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     spent = sum(record.seconds for record in (journal.done if journal else done).values())
     print(
-        f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {len(placements):,} "
-        f"classes, {len(orbits):,} placements, no other ({len(refuting.used):,} cubes, slowest "
-        f"{slowest:.1f} s, {spent:.0f} CPU-s in the cubes, {elapsed:.0f} s this run)"
+        f"confirmed: peaceable queens on {n}×{n}, exactly {m} of each: {listed.classes:,} "
+        f"classes, {listed.placements:,} placements, no other ({len(refuting.used):,} cubes, "
+        f"slowest {slowest:.1f} s, {spent:.0f} CPU-s in the cubes, {elapsed:.0f} s this run)"
     )
     return 0
+
+
+class ListedFault(ValueError):
+    """A listed placement breaks a rule, or two are in one class."""
+
+
+class Listed(NamedTuple):
+    """The formula of "a placement outside the listed classes": the certificates'
+    formula for exactly m of each, with a blocking clause per listed placement (its
+    clauses are ``clauses``; ``formula`` holds them all but the blocking ones)."""
+
+    spec: Spec
+    n: int
+    m: int
+    formula: Formula
+    clauses: list[tuple[int, ...]]
+    classes: int
+    placements: int
+    symmetries: int
+
+
+def listed_formula(data: dict[str, Any]) -> Listed:
+    """The formula of the classes an ``optima`` file lists (``data``), each listed
+    placement verified first; :class:`ListedFault` for one that breaks a rule or
+    shares a class with another."""
+    n, m = int(data["n"]), int(data["m"])
+    problem = puzzles.peaceable_queens(Board.square(n)).with_counts(exactly=m)
+    spec = spec_of(problem)
+    placements = []
+    for entry in data["classes"]:
+        armies = [[parse_square(s) for s in entry[name]] for name in ("white", "black")]
+        placement = Placement.from_squares(problem, armies)
+        if placement.verify() or placement.army_sizes != (m, m):
+            raise ListedFault(f"listed placement {entry} breaks a rule")
+        placements.append([{spec.var(a, s) for s in squares} for a, squares in enumerate(armies)])
+    orbits: set[frozenset[int]] = set()
+    permutations = symmetry_permutations(spec)
+    for white, black in placements:
+        literals = frozenset(white | black)
+        orbit = {literals} | {frozenset(p[v - 1] for v in literals) for p in permutations}
+        if orbit & orbits:
+            raise ListedFault("two listed placements are in one class")
+        orbits |= orbit
+    bounds = claim_bounds(spec, {"kind": "infeasible"})
+    kept = confirmed_symmetries(spec, bounds)
+    formula = refutation_formula(spec, bounds, kept)
+    blocking = sorted(tuple(-v for v in sorted(p)) for p in orbits)
+    clauses = [*map(tuple, formula.clauses), *blocking]
+    return Listed(spec, n, m, formula, clauses, len(placements), len(orbits), len(kept))
 
 
 def _digest(clauses: Sequence[Sequence[int]]) -> str:

@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from chessplace.certificates.checker.formula import (
     Clause,
@@ -45,7 +45,7 @@ from chessplace.certificates.checker.formula import (
     refuted_statement,
     rule_clauses,
 )
-from chessplace.certificates.checker.proofs import NoProofChecker, checker_name, proof_fault
+from chessplace.certificates.checker.proofs import NoProofChecker, checker_name
 from chessplace.certificates.checker.spec import Spec, SpecError
 from chessplace.certificates.checker.verdict import (
     FORMAT,
@@ -56,8 +56,9 @@ from chessplace.certificates.checker.verdict import (
     listed_cubes,
 )
 from chessplace.certificates.writer.cubes import cover_proof
-from chessplace.certificates.writer.proving import PROOF_SOLVER, drup_steps
+from chessplace.certificates.writer.proving import PROOF_SOLVER
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
+from chessplace.research.checked_proofs import refute_and_check
 from chessplace.research.commands import prog
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
@@ -247,7 +248,7 @@ def _prove_and_check(
     satisfiable cube or a rejected proof, 3 for a stop (what was checked is kept), 4
     for a child that died without an answer (which proves nothing either way)."""
     jobs = [(base, clauses, cube) for _, cube in todo]
-    children = fan_out(_child, jobs, lambda: args.workers, lambda: _STOP["asked"])
+    children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
     with closing(children) as done:
         for index, answer in done:
             key = todo[index][0]
@@ -259,7 +260,7 @@ def _prove_and_check(
             if answer[0] == "sat":
                 print(f"rejected: cube {key} is satisfiable: the claim is wrong")
                 return 1
-            _, steps, proving, checking, fault = answer
+            _, steps, proving, checking, fault = answer[:5]
             if fault:
                 print(f"rejected: cube {key}: the proof {fault}")
                 return 1
@@ -277,18 +278,3 @@ def _prove_and_check(
 
 def _stop(signum: int, frame: object) -> None:
     _STOP["asked"] = True
-
-
-def _child(sender: Any, base: CubeFormula, clauses: list[Clause], cube: list[int]) -> None:
-    """In a child process: refute the cube, check the proof, send what happened (with
-    the CPU seconds of each)."""
-    started = time.process_time()
-    steps = drup_steps(clauses, cube)
-    if steps is None:
-        sender.send(("sat",))
-        return
-    proving = time.process_time() - started
-    count, text = len(steps), "\n".join(steps) + "\n"
-    del steps  # the proof once, not twice, while dratify checks it
-    fault = proof_fault(base.with_units(cube), text)
-    sender.send(("unsat", count, proving, time.process_time() - started - proving, fault))

@@ -45,23 +45,25 @@ class Projection(NamedTuple):
     low: float
     high: float
 
-    def line(self) -> str:
+    def line(self, unit: str = "chunks") -> str:
         """One line for a log or a table."""
         return (
-            f"{self.done:,} of {self.total:,} chunks in {self.spent:,.0f} CPU-s; "
+            f"{self.done:,} of {self.total:,} {unit} in {self.spent:,.0f} CPU-s; "
             f"the whole projected at {self.projected:,.0f} CPU-s "
             f"(95% interval {self.low:,.0f} to {self.high:,.0f})"
         )
 
 
-def done_so_far(seconds: Sequence[float], total: int, shuffled: bool = True) -> str:
-    """One line for the chunks finished so far (their CPU ``seconds``, of ``total``): the
-    projection of the whole when they are a shuffled sample and enough of them, else
-    how many and what they cost."""
+def done_so_far(
+    seconds: Sequence[float], total: int, shuffled: bool = True, unit: str = "chunks"
+) -> str:
+    """One line for the chunks (or other ``unit``) finished so far (their CPU
+    ``seconds``, of ``total``): the projection of the whole when they are a shuffled
+    sample and enough of them, else how many and what they cost."""
     projected = projection(seconds, total) if shuffled else None
     if projected is not None:
-        return projected.line()
-    return f"{len(seconds):,} of {total:,} chunks in {math.fsum(seconds):,.0f} CPU-s"
+        return projected.line(unit)
+    return f"{len(seconds):,} of {total:,} {unit} in {math.fsum(seconds):,.0f} CPU-s"
 
 
 def projection(seconds: Sequence[float], total: int) -> Projection | None:

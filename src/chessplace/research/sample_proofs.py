@@ -1,0 +1,321 @@
+"""Refute a random sample of a claim's cubes by SAT, each with a checked DRUP proof.
+
+    python -m chessplace.research sample-proofs -n 13 --white 24 --optimum 25 \\
+        --sample 30 --journal results/a308632/n13-sample-proofs.jsonl
+    python -m chessplace.research sample-proofs --classes results/a260680/n13.json \\
+        --sample 30 --journal results/a260680/n13-sample-proofs.jsonl
+
+A second method beside the line engine and the C search, which share one line
+of reasoning (line colourings, their bounds, their order, their symmetry cut).
+Here the claim is the certificates' formula (``chessplace.certificates.checker.formula``:
+a variable per army and square, a clause per attacking pair, a label per line,
+totalizers, lex-leader clauses): with ``-n``, ``--optimum`` M and ``--white`` W,
+"at least M + 1 of each" or "W white and at least M + 1 black"; with
+``--classes`` an ``optima`` file, "exactly m of each, outside the listed
+classes" (a blocking clause per listed placement, each verified first, as
+``crosscheck-optima`` builds it). It is cut into every labelling of the first
+``--lines`` lines of the formula's order (ranks and files from the edges
+inward): 2^lines cubes, a cover by construction. The cubes are taken in the
+order a seeded shuffle gives, and the first ``--sample`` of them are refuted,
+each in a child process: Glucose 4 with a DRUP proof, which dratify checks at
+once against the formula with the cube as unit clauses. Each is journaled
+with its proof's steps, the SHA-256 of the proof's text and the CPU seconds
+proving and checking; a proof of at most 1 MiB gzipped is written to
+``--proofs DIR`` (``WORD.drup.gz``, the word being the cube's labels, "1"
+white) to be kept. Glucose is deterministic here, so a cube proved again gives
+the same proof and hash.
+
+The cubes refuted are a uniform sample of all of them, so they project what
+refuting the whole would cost, with a 95% interval (:mod:`sampling`). A
+satisfiable cube refutes the claim: its placement is printed (exit 1). A rerun
+resumes; a larger ``--sample`` goes on with the same draw. Ctrl-C or SIGTERM
+stops it (exit 3, the refuted cubes kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import signal
+import sys
+from collections.abc import Mapping, Sequence
+from contextlib import closing
+from pathlib import Path
+from typing import NamedTuple
+
+from chessplace.certificates.checker.formula import (
+    claim_bounds,
+    lex_order,
+    refutation_formula,
+    refuted_statement,
+)
+from chessplace.certificates.checker.proofs import NoProofChecker, checker_name
+from chessplace.certificates.checker.spec import Spec
+from chessplace.certificates.checker.verdict import CubeFormula
+from chessplace.certificates.writer.certificate import spec_of
+from chessplace.certificates.writer.proving import PROOF_SOLVER
+from chessplace.certificates.writer.symmetries import confirmed_symmetries
+from chessplace.core.board import square_name
+from chessplace.research.checked_proofs import refute_and_check
+from chessplace.research.commands import prog
+from chessplace.research.crosscheck_bound import beyond
+from chessplace.research.crosscheck_optima import ListedFault, listed_formula
+from chessplace.research.sampling import done_so_far, shuffled
+from chessplace.runtime.journal import Journal, Schema, natural
+from chessplace.runtime.lifeline import fan_out
+
+FORMAT = "chessplace-proof-sample-1"
+
+MOST_LINES = 20
+"""The most lines a cube labels (a million cubes)."""
+
+
+class Proved(NamedTuple):
+    """A cube refuted with a proof dratify accepted (a journal record)."""
+
+    steps: int
+    proving: float
+    checking: float
+    proof: str  # the SHA-256 of the proof's text
+    kept: bool
+
+
+class Claim(NamedTuple):
+    """The formula to refute, in words, and its clauses."""
+
+    spec: Spec
+    statement: str
+    variables: int
+    clauses: list[tuple[int, ...]]
+    header: Mapping[str, object]
+
+
+_STOP = {"asked": False}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
+    args = _arguments(argv)
+    try:
+        fault = _fault(args)
+        if fault:
+            raise ValueError(fault)
+        checker = checker_name()
+        import pysat.solvers  # noqa: F401  (the children's Glucose)
+
+        claim = _claim(args)
+        if args.lines > len(lex_order(claim.spec)) // 2 - claim.spec.squares:
+            raise ValueError("--lines is more than the board's lines")
+        if args.proofs is not None:
+            args.proofs.mkdir(parents=True, exist_ok=True)
+    except ListedFault as rejected:
+        print(f"rejected: {rejected}")
+        return 1
+    except (ValueError, OSError, ImportError, NoProofChecker) as error:
+        print(f"sample-proofs: {error}", file=sys.stderr)
+        return 2
+    labels = lex_order(claim.spec)[: 2 * args.lines : 2]  # army 0's label of each line
+    words = ["".join(signs) for signs in itertools.product("10", repeat=args.lines)]
+    header = {
+        "format": FORMAT,
+        **claim.header,
+        "lines": args.lines,
+        "cubes": len(words),
+        "order": f"shuffled, seed {args.seed}",
+        "formula": _digest(claim.clauses),
+        "solver": PROOF_SOLVER,
+        "checker": checker,
+    }
+    try:
+        journal = Journal(args.journal, header, _schema(args.lines))
+    except ValueError as error:  # another run's journal, a foreign file, or in use
+        print(f"sample-proofs: {error}", file=sys.stderr)
+        return 2
+    try:
+        drawn = shuffled(words, args.seed)[: args.sample]
+        left = [word for word in drawn if word not in journal.done]
+        print(
+            f"refuting {claim.statement}: {len(claim.clauses):,} clauses, {len(words):,} cubes "
+            f"(every labelling of the first {args.lines} lines); {len(drawn) - len(left):,} of "
+            f"the {len(drawn):,} drawn proved and checked before",
+            flush=True,
+        )
+        for sig in (signal.SIGINT, signal.SIGTERM):  # from here a stop keeps what is done
+            signal.signal(sig, _stop)
+        status = _refute(claim, labels, left, journal, args)
+    finally:
+        journal.close()
+    seconds = [r.proving + r.checking for r in journal.done.values()]
+    print(done_so_far(seconds, len(words), unit="cubes"))
+    if status == 0:
+        done = [journal.done[word] for word in drawn]
+        print(
+            f"confirmed on the sample: {len(done):,} random cubes of {len(words):,} refuted, "
+            f"every DRUP proof of {PROOF_SOLVER} ({sum(r.steps for r in done):,} steps) "
+            f"checked by {checker}; {sum(r.kept for r in done):,} proofs kept"
+        )
+    return status
+
+
+def _refute(
+    claim: Claim, labels: list[int], left: list[str], journal: Journal, args: argparse.Namespace
+) -> int:
+    """Refute the cubes of ``left`` in child processes, journaling each; the exit status."""
+    base = CubeFormula(claim.variables, len(claim.clauses), _body(claim.clauses))
+    cubes = [_cube(word, labels) for word in left]
+    keep = [str(args.proofs / f"{word}.drup.gz") if args.proofs else None for word in left]
+    jobs = [(base, claim.clauses, cube, path) for cube, path in zip(cubes, keep, strict=True)]
+    children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
+    with closing(children) as done:
+        for index, answer in done:
+            word = left[index]
+            if _STOP["asked"]:  # a stop sent to the process group kills the children too
+                break
+            if answer is None:
+                print(f"not refuted: the process proving cube {word} died (out of memory?)")
+                return 4
+            if answer[0] == "sat":
+                print(f"REFUTED: cube {word} holds {_placement(claim, cubes[index])}")
+                return 1
+            _, steps, proving, checking, fault, digest, kept = answer
+            if fault:
+                print(f"rejected: cube {word}: the proof {fault}")
+                return 1
+            journal.record(word, steps, proving, checking, digest, kept)
+            print(
+                f"cube {word}: {steps:,} steps, {proving:,.1f} s proving, "
+                f"{checking:,.1f} s checking",
+                flush=True,
+            )
+    if any(word not in journal.done for word in left):
+        print(f"stopped: the cubes refuted so far are kept in {journal.path}")
+        return 3
+    return 0
+
+
+def _claim(args: argparse.Namespace) -> Claim:
+    """The formula the options describe; ``ValueError`` for a problem it cannot take
+    or a file it cannot read, :class:`ListedFault` for a listed placement that is wrong."""
+    if args.classes is not None:
+        try:
+            listed = listed_formula(json.loads(args.classes.read_text(encoding="utf-8")))
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
+            raise ValueError(f"{args.classes} is not a file the optima command wrote") from None
+        statement = f"exactly {listed.m} of each on {listed.n}×{listed.n} outside the listed "
+        statement += f"{listed.classes:,} classes"
+        header = {"n": listed.n, "m": listed.m, "classes": listed.classes}
+        return Claim(listed.spec, statement, listed.formula.variables, listed.clauses, header)
+    problem = beyond(args.n, False, args.optimum, args.white)
+    spec = spec_of(problem)
+    bounds = claim_bounds(spec, {"kind": "infeasible"})
+    formula = refutation_formula(spec, bounds, confirmed_symmetries(spec, bounds))
+    statement = f"{refuted_statement(spec, bounds)} on {args.n}×{args.n}"
+    header = {"n": args.n, "white": args.white, "beyond": args.optimum + 1}
+    clauses = [tuple(clause) for clause in formula.clauses]
+    return Claim(spec, statement, formula.variables, clauses, header)
+
+
+def _cube(word: str, labels: list[int]) -> list[int]:
+    return [v if c == "1" else -v for v, c in zip(labels, word, strict=False)]
+
+
+def _body(clauses: Sequence[Sequence[int]]) -> str:
+    return "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in clauses)
+
+
+def _digest(clauses: Sequence[Sequence[int]]) -> str:
+    """A SHA-256 of the clauses, which pins the formula."""
+    digest = hashlib.sha256()
+    for clause in clauses:
+        digest.update(" ".join(map(str, clause)).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def _placement(claim: Claim, cube: list[int]) -> str:
+    """The placement CaDiCaL finds in a satisfiable cube, in words."""
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=claim.clauses) as solver:
+        solver.solve(assumptions=cube)
+        true = set(v for v in solver.get_model() or [] if v > 0)
+    spec = claim.spec
+    squares = [spec.square_of(s) for s in range(spec.squares)]
+    armies = [
+        " ".join(square_name(q) for q in squares if spec.var(a, q) in true)
+        for a in range(len(spec.armies))
+    ]
+    return "; ".join(
+        f"{army.name}: {found}" for army, found in zip(spec.armies, armies, strict=True)
+    )
+
+
+def _stop(signum: int, frame: object) -> None:
+    _STOP["asked"] = True
+
+
+def _schema(lines: int) -> Schema:
+    def valid(r: Proved) -> bool:
+        return (
+            natural(r.steps)
+            and r.steps > 0
+            and all(type(s) is float and s >= 0 for s in (r.proving, r.checking))
+            and isinstance(r.proof, str)
+            and len(r.proof) == 64
+            and set(r.proof) <= set("0123456789abcdef")
+            and type(r.kept) is bool
+        )
+
+    return Schema(
+        key="cube",
+        record=Proved,
+        valid_key=lambda key: len(key) == lines and set(key) <= {"0", "1"},
+        valid=valid,
+        work="proof sample",
+        unit="cube",
+        redone="proved and checked again",
+    )
+
+
+def _fault(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options (``None``: nothing)."""
+    if (args.classes is None) == (args.n is None):
+        return "give -n (with --optimum) or --classes, not both"
+    if args.classes is None:
+        if args.optimum is None:
+            return "-n needs --optimum"
+        if not 2 <= args.n <= 32:
+            return "-n is 2 to 32"
+        if not 0 <= args.optimum < args.n * args.n:
+            return f"--optimum is 0 to {args.n * args.n - 1}"
+        if args.white is not None and not 0 <= args.white <= args.n * args.n:
+            return f"--white is 0 to {args.n * args.n}"
+    elif args.optimum is not None or args.white is not None:
+        return "--classes takes neither --optimum nor --white"
+    if not 1 <= args.lines <= MOST_LINES:
+        return f"--lines is 1 to {MOST_LINES}"
+    if args.sample < 1:
+        return "--sample is at least 1"
+    if not 0 <= args.seed < 2**32:
+        return "--seed is 0 to 2^32 - 1"
+    if not 1 <= args.workers <= 256:
+        return "--workers is 1 to 256"
+    return None
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog("sample-proofs"), description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("-n", type=int, help="board side")
+    parser.add_argument("--optimum", type=int, help="the claimed most M (M + 1 is refuted)")
+    parser.add_argument("--white", type=int, help="W white queens fixed (A308632)")
+    parser.add_argument("--classes", type=Path, help="a file written by the optima command")
+    parser.add_argument("--lines", type=int, default=12, help="lines labelled per cube")
+    parser.add_argument("--sample", type=int, required=True, help="cubes to refute")
+    parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="child processes at once")
+    parser.add_argument("--proofs", type=Path, help="folder for the proofs small enough to keep")
+    parser.add_argument("--journal", type=Path, required=True, help="refuted cubes, resumable")
+    return parser.parse_args(argv)
