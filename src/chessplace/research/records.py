@@ -73,6 +73,7 @@ class Figures:
     nodes: int | None = None
     placements: int | None = None
     steps: int | None = None
+    sample: str | None = None  # a random sample's projection of the whole
 
 
 def figures(folder: Path, check: dict[str, Any]) -> Figures:
@@ -113,6 +114,18 @@ def _from_journal(path: Path) -> Figures:
             sum(r["seconds"] for r in records),
             nodes=sum(r["nodes"] for r in records),
             placements=sum(counted) if counted else None,
+        )
+    if header.get("format") == "chessplace-proof-sample-1":  # sample-proofs: cubes drawn
+        seconds = [r["proving"] + r["checking"] for r in records]
+        whole = header["cubes"]
+        return Figures(
+            len(records),
+            "cube",
+            len(records) == whole,
+            len(records) / whole,
+            sum(seconds),
+            steps=sum(r["steps"] for r in records),
+            sample=done_so_far(seconds, whole, unit="cubes"),
         )
     if "manifest" in header:  # proofs made again and checked
         return Figures(

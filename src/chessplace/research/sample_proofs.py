@@ -116,7 +116,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError, ImportError, NoProofChecker) as error:
         print(f"sample-proofs: {error}", file=sys.stderr)
         return 2
-    labels = lex_order(claim.spec)[: 2 * args.lines : 2]  # army 0's label of each line
     words = ["".join(signs) for signs in itertools.product("10", repeat=args.lines)]
     header = {
         "format": FORMAT,
@@ -124,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "lines": args.lines,
         "cubes": len(words),
         "order": f"shuffled, seed {args.seed}",
-        "formula": _digest(claim.clauses),
+        "formula": digest(claim.clauses),
         "solver": PROOF_SOLVER,
         "checker": checker,
     }
@@ -134,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sample-proofs: {error}", file=sys.stderr)
         return 2
     try:
+        for sig in (signal.SIGINT, signal.SIGTERM):  # from here a stop keeps what is done
+            signal.signal(sig, _stop)
         drawn = shuffled(words, args.seed)[: args.sample]
         left = [word for word in drawn if word not in journal.done]
         print(
@@ -142,9 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"the {len(drawn):,} drawn proved and checked before",
             flush=True,
         )
-        for sig in (signal.SIGINT, signal.SIGTERM):  # from here a stop keeps what is done
-            signal.signal(sig, _stop)
-        status = _refute(claim, labels, left, journal, args)
+        status = _refute(claim, left, journal, args)
     finally:
         journal.close()
     seconds = [r.proving + r.checking for r in journal.done.values()]
@@ -159,12 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def _refute(
-    claim: Claim, labels: list[int], left: list[str], journal: Journal, args: argparse.Namespace
-) -> int:
+def _refute(claim: Claim, left: list[str], journal: Journal, args: argparse.Namespace) -> int:
     """Refute the cubes of ``left`` in child processes, journaling each; the exit status."""
-    base = CubeFormula(claim.variables, len(claim.clauses), _body(claim.clauses))
-    cubes = [_cube(word, labels) for word in left]
+    base = cube_formula(claim)
+    cubes = [cube_of(claim, word) for word in left]
     keep = [str(args.proofs / f"{word}.drup.gz") if args.proofs else None for word in left]
     jobs = [(base, claim.clauses, cube, path) for cube, path in zip(cubes, keep, strict=True)]
     children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
@@ -199,38 +196,54 @@ def _claim(args: argparse.Namespace) -> Claim:
     """The formula the options describe; ``ValueError`` for a problem it cannot take
     or a file it cannot read, :class:`ListedFault` for a listed placement that is wrong."""
     if args.classes is not None:
-        try:
-            listed = listed_formula(json.loads(args.classes.read_text(encoding="utf-8")))
-        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
-            raise ValueError(f"{args.classes} is not a file the optima command wrote") from None
-        statement = f"exactly {listed.m} of each on {listed.n}×{listed.n} outside the listed "
-        statement += f"{listed.classes:,} classes"
-        header = {"n": listed.n, "m": listed.m, "classes": listed.classes}
-        return Claim(listed.spec, statement, listed.formula.variables, listed.clauses, header)
-    problem = beyond(args.n, False, args.optimum, args.white)
+        return listed_claim(args.classes)
+    return bound_claim(args.n, args.optimum, args.white)
+
+
+def listed_claim(path: Path) -> Claim:
+    """ "Exactly m of each outside the classes listed in ``path``" (an optima file)."""
+    try:
+        listed = listed_formula(json.loads(path.read_text(encoding="utf-8")))
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
+        raise ValueError(f"{path} is not a file the optima command wrote") from None
+    statement = f"exactly {listed.m} of each on {listed.n}×{listed.n} outside the listed "
+    statement += f"{listed.classes:,} classes"
+    header = {"n": listed.n, "m": listed.m, "classes": listed.classes}
+    return Claim(listed.spec, statement, listed.formula.variables, listed.clauses, header)
+
+
+def bound_claim(n: int, optimum: int, white: int | None) -> Claim:
+    """ "At least ``optimum`` + 1 of each", or "``white`` white and at least ``optimum``
+    + 1 black", on n×n."""
+    problem = beyond(n, False, optimum, white)
     spec = spec_of(problem)
     bounds = claim_bounds(spec, {"kind": "infeasible"})
     formula = refutation_formula(spec, bounds, confirmed_symmetries(spec, bounds))
-    statement = f"{refuted_statement(spec, bounds)} on {args.n}×{args.n}"
-    header = {"n": args.n, "white": args.white, "beyond": args.optimum + 1}
+    statement = f"{refuted_statement(spec, bounds)} on {n}×{n}"
+    header = {"n": n, "white": white, "beyond": optimum + 1}
     clauses = [tuple(clause) for clause in formula.clauses]
     return Claim(spec, statement, formula.variables, clauses, header)
 
 
-def _cube(word: str, labels: list[int]) -> list[int]:
-    return [v if c == "1" else -v for v, c in zip(labels, word, strict=False)]
+def cube_of(claim: Claim, word: str) -> list[int]:
+    """The label literals of a cube's word: army 0's label of each line where the
+    word says "1", its negation where "0", along the formula's order."""
+    labels = lex_order(claim.spec)[: 2 * len(word) : 2]
+    return [v if c == "1" else -v for v, c in zip(labels, word, strict=True)]
 
 
-def _body(clauses: Sequence[Sequence[int]]) -> str:
-    return "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in clauses)
-
-
-def _digest(clauses: Sequence[Sequence[int]]) -> str:
+def digest(clauses: Sequence[Sequence[int]]) -> str:
     """A SHA-256 of the clauses, which pins the formula."""
-    digest = hashlib.sha256()
+    hashed = hashlib.sha256()
     for clause in clauses:
-        digest.update(" ".join(map(str, clause)).encode() + b"\n")
-    return digest.hexdigest()
+        hashed.update(" ".join(map(str, clause)).encode() + b"\n")
+    return hashed.hexdigest()
+
+
+def cube_formula(claim: Claim) -> CubeFormula:
+    """The claim's clauses as DIMACS lines, each cube's proof checked against them."""
+    body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in claim.clauses)
+    return CubeFormula(claim.variables, len(claim.clauses), body)
 
 
 def _placement(claim: Claim, cube: list[int]) -> str:

@@ -136,6 +136,8 @@ def checks_table(results: Path) -> str:
             work += f", {done.placements:,} placements" if done.placements is not None else ""
             work += f", {done.steps:,} proof steps" if done.steps is not None else ""
             outcome = "complete" if done.complete else f"**partial**: {done.share:.1%}"
+            if done.sample is not None and not done.complete:
+                outcome = f"**random sample**, all refuted: {done.sample}"
             if check.get("superseded"):
                 outcome += f", superseded {check['superseded']}"
             files = [check[key] for key in ("journal", "manifest", "output") if key in check]

@@ -1,0 +1,76 @@
+"""The proof samples in ``results/``: a uniform draw, and every kept proof checks."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from chessplace.research.sample_proofs import (
+    Claim,
+    bound_claim,
+    cube_formula,
+    cube_of,
+    digest,
+    listed_claim,
+)
+from chessplace.research.sampling import shuffled
+
+pytest.importorskip("dratify")
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+JOURNALS = sorted(RESULTS.glob("*/n*-sample-proofs.jsonl"))
+
+
+def _read(journal: Path) -> tuple[dict, list[dict]]:  # type: ignore[type-arg]
+    lines = journal.read_text().splitlines()
+    return json.loads(lines[0])["header"], [json.loads(line) for line in lines[1:]]
+
+
+def _claim(journal: Path, header: dict) -> Claim:  # type: ignore[type-arg]
+    if "classes" in header:
+        return listed_claim(journal.parent / f"n{header['n']}.json")
+    return bound_claim(header["n"], header["beyond"] - 1, header["white"])
+
+
+def test_there_are_proof_samples() -> None:
+    assert JOURNALS, "no results/*/n*-sample-proofs.jsonl"
+
+
+@pytest.mark.parametrize("journal", JOURNALS, ids=[j.parent.name + "-" + j.stem for j in JOURNALS])
+def test_a_sample_is_the_seeded_draw_of_its_formula(journal: Path) -> None:
+    """Its formula is the one regenerated from its header, and its cubes are the
+    first of the seeded shuffle (a uniform draw, none chosen by hand), each once."""
+    header, records = _read(journal)
+    assert digest(_claim(journal, header).clauses) == header["formula"]
+    words = ["".join(signs) for signs in itertools.product("10", repeat=header["lines"])]
+    assert len(words) == header["cubes"]
+    seed = int(header["order"].removeprefix("shuffled, seed "))
+    cubes = [r["cube"] for r in records]
+    assert len(set(cubes)) == len(cubes)
+    assert set(cubes) == set(shuffled(words, seed)[: len(cubes)])
+
+
+@pytest.mark.parametrize("journal", JOURNALS, ids=[j.parent.name + "-" + j.stem for j in JOURNALS])
+def test_every_kept_proof_hashes_to_its_record_and_checks(journal: Path) -> None:
+    """Each proof kept beside a sample (``nN-proofs/WORD.drup.gz``) is the one its
+    record hashes, dratify accepts it against the formula with its cube as units, and
+    no file there lacks a record."""
+    from chessplace.certificates.checker.proofs import proof_fault
+
+    header, records = _read(journal)
+    claim = _claim(journal, header)
+    folder = journal.parent / journal.name.replace("-sample-proofs.jsonl", "-proofs")
+    kept = {r["cube"]: r for r in records if r["kept"]}
+    files = {path.name.removesuffix(".drup.gz") for path in folder.glob("*.drup.gz")}
+    assert files == set(kept)
+    base = cube_formula(claim)
+    for word, record in kept.items():
+        text = gzip.decompress((folder / f"{word}.drup.gz").read_bytes())
+        assert hashlib.sha256(text).hexdigest() == record["proof"]
+        assert len(text.splitlines()) == record["steps"]
+        assert proof_fault(base.with_units(cube_of(claim, word)), text.decode()) is None

@@ -1,0 +1,183 @@
+"""sample-proofs: a random sample of a claim's cubes refuted with checked DRUP proofs."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chessplace.certificates.checker.proofs import proof_fault
+from chessplace.research.sample_proofs import (
+    MOST_LINES,
+    bound_claim,
+    cube_formula,
+    cube_of,
+    digest,
+)
+from chessplace.research.sampling import shuffled
+
+pytest.importorskip("pysat")
+pytest.importorskip("dratify")
+
+SCRIPT = [sys.executable, "-m", "chessplace.research", "sample-proofs"]
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+
+def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SCRIPT, *arguments], capture_output=True, text=True, timeout=600)
+
+
+def _records(journal: Path) -> tuple[dict, list[dict]]:  # type: ignore[type-arg]
+    lines = journal.read_text().splitlines()
+    return json.loads(lines[0])["header"], [json.loads(line) for line in lines[1:]]
+
+
+def test_every_cube_past_an_optimum_is_refuted_and_the_kept_proofs_check(tmp_path: Path) -> None:
+    """A250000(6) = 5: all 16 cubes of "6 each" are refuted; each kept proof hashes to
+    its record and dratify accepts it against the formula with its cube as units."""
+    journal, proofs = tmp_path / "j.jsonl", tmp_path / "proofs"
+    done = _run("-n", "6", "--optimum", "5", "--lines", "4", "--sample", "99", "--journal",
+                str(journal), "--proofs", str(proofs))  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "confirmed on the sample: 16 random cubes of 16 refuted" in done.stdout
+    header, records = _records(journal)
+    assert header["cubes"] == 16 and header["lines"] == 4 and header["beyond"] == 6
+    assert sorted(r["cube"] for r in records) == sorted(f"{i:04b}" for i in range(16))
+    kept = [r for r in records if r["kept"]]
+    assert kept and all(r["steps"] > 0 for r in records)
+    claim = bound_claim(6, 5, None)
+    assert digest(claim.clauses) == header["formula"]
+    for record in kept:
+        text = gzip.decompress((proofs / f"{record['cube']}.drup.gz").read_bytes())
+        assert hashlib.sha256(text).hexdigest() == record["proof"]
+        units = cube_formula(claim).with_units(cube_of(claim, record["cube"]))
+        assert proof_fault(units, text.decode()) is None
+        bare = cube_formula(claim).with_units([])  # the proof needs its cube's units
+        assert proof_fault(bare, text.decode()) is not None
+    again = _run("-n", "6", "--optimum", "5", "--lines", "4", "--sample", "99", "--journal",
+                 str(journal))  # fmt: skip
+    assert again.returncode == 0 and "16 of the 16 drawn proved and checked before" in again.stdout
+    fresh = _run("-n", "6", "--optimum", "5", "--lines", "4", "--sample", "99", "--journal",
+                 str(tmp_path / "fresh.jsonl"))  # fmt: skip
+    assert fresh.returncode == 0  # proved again from scratch: the same proofs, hash for hash
+    hashes = {r["cube"]: r["proof"] for r in records}
+    assert {r["cube"]: r["proof"] for r in _records(tmp_path / "fresh.jsonl")[1]} == hashes
+
+
+def test_a_claim_past_the_truth_is_refuted_with_a_placement(tmp_path: Path) -> None:
+    """5 each fit on 6×6, so some cube of "5 each" is satisfiable: exit 1, and the
+    placement printed has five of each army."""
+    refuted = _run("-n", "6", "--optimum", "4", "--lines", "4", "--sample", "16", "--journal",
+                   str(tmp_path / "j.jsonl"))  # fmt: skip
+    assert refuted.returncode == 1, refuted.stdout + refuted.stderr
+    line = next(x for x in refuted.stdout.splitlines() if x.startswith("REFUTED: cube"))
+    white, black = (part.split(": ")[-1].split() for part in line.split("; "))
+    assert len(white) >= 5 and len(black) >= 5 and not set(white) & set(black)
+
+
+def test_listed_classes_are_refuted_and_a_missing_class_is_found(tmp_path: Path) -> None:
+    """A260680(6) = 35 classes: all cubes of "another placement" are refuted; with one
+    class left out of the list, a cube holds a placement of that class."""
+    listing = RESULTS / "a260680" / "n6.json"
+    done = _run("--classes", str(listing), "--lines", "3", "--sample", "8", "--journal",
+                str(tmp_path / "j.jsonl"))  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "outside the listed 35 classes" in done.stdout
+    data = json.loads(listing.read_text())
+    data["classes"] = data["classes"][1:]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(data))
+    missing = _run("--classes", str(short), "--lines", "3", "--sample", "8", "--journal",
+                   str(tmp_path / "k.jsonl"))  # fmt: skip
+    assert missing.returncode == 1 and "REFUTED: cube" in missing.stdout
+    data["classes"] = [data["classes"][0], data["classes"][0]]
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps(data))
+    rejected = _run("--classes", str(twice), "--sample", "1", "--journal", str(tmp_path / "t"))
+    assert rejected.returncode == 1 and "rejected: two listed placements" in rejected.stdout
+
+
+def test_a_larger_sample_goes_on_with_the_same_draw(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    options = ["-n", "7", "--optimum", "7", "--lines", "6", "--journal", str(journal)]
+    first = _run(*options, "--sample", "5")
+    assert first.returncode == 0, first.stdout + first.stderr
+    more = _run(*options, "--sample", "31")
+    assert more.returncode == 0 and "5 of the 31 drawn proved and checked before" in more.stdout
+    assert "the whole projected at" in more.stdout  # 31 cubes: enough to project
+    words = ["".join(signs) for signs in itertools.product("10", repeat=6)]  # the cubes' order
+    assert {r["cube"] for r in _records(journal)[1]} == set(shuffled(words, 1)[:31])
+    other = _run(*options, "--sample", "31", "--seed", "2")
+    assert other.returncode == 2 and "shuffled, seed 1" in other.stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-n", "6", "--optimum", "5", "--lines", "0"], f"--lines is 1 to {MOST_LINES}"),
+        (["-n", "6", "--optimum", "5", "--lines", "99"], f"--lines is 1 to {MOST_LINES}"),
+        (["-n", "3", "--optimum", "1", "--lines", "20"], "more than the board's lines"),
+        (["-n", "6", "--optimum", "5", "--sample", "-3"], "--sample is at least 1"),
+        (["-n", "6", "--optimum", "5", "--seed", "-1"], "--seed is 0 to 2^32 - 1"),
+        (["-n", "6", "--optimum", "5", "--workers", "0"], "--workers is 1 to 256"),
+        (["-n", "6", "--optimum", "36"], "--optimum is 0 to 35"),
+        (["-n", "6", "--optimum", "5", "--white", "-1"], "--white is 0 to 36"),
+        (["-n", "99", "--optimum", "5"], "-n is 2 to 32"),
+        (["-n", "6"], "-n needs --optimum"),
+        (["--optimum", "5"], "give -n (with --optimum) or --classes, not both"),
+        (["--classes", "/dev/null", "--optimum", "5"], "neither --optimum nor --white"),
+        (["--classes", "/nonexistent/x.json"], "No such file"),
+        (["--classes", "/dev/null"], "is not a file the optima command wrote"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    sample = [] if "--sample" in options else ["--sample", "2"]
+    refused = _run(*options, *sample, "--journal", str(tmp_path / "j.jsonl"))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert refused.stderr.startswith("sample-proofs: ") and message in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1 and not (tmp_path / "j.jsonl").exists()
+
+
+def test_a_foreign_journal_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"header": {"format": "something else"}}\n')
+    refused = _run("-n", "6", "--optimum", "5", "--sample", "2", "--journal", str(journal))
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["process", "process-group"])
+def test_sigterm_stops_it_and_a_rerun_resumes(tmp_path: Path, group: bool) -> None:
+    """A stop while a cube is being proved ends the run at once (exit 3) and keeps the
+    cubes refuted; sent to the whole group it kills the child too, still a stop."""
+    journal = tmp_path / "j.jsonl"
+    options = ["-n", "10", "--optimum", "14", "--lines", "2", "--journal", str(journal)]
+    child = subprocess.Popen(
+        [*SCRIPT, *options, "--sample", "4"],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().startswith("refuting ")
+    if group:
+        os.killpg(child.pid, signal.SIGTERM)
+    else:
+        child.send_signal(signal.SIGTERM)
+    assert child.wait(timeout=30) == 3
+    assert "stopped: " in child.stdout.read()
+    kept = len(journal.read_text().splitlines()) - 1
+    assert kept < 4
+    if kept:  # the stop came after a cube was refuted: a rerun reads it back
+        resumed = _run(*options, "--sample", str(kept))
+        assert resumed.returncode == 0
+        assert f"{kept} of the {kept} drawn proved and checked before" in resumed.stdout
