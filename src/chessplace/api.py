@@ -197,6 +197,8 @@ def solutions(
     holding them in memory; each is checked before it is handed out. Closing the
     stream ends the engine's work."""
     _require_count(problem, "list", "")
+    if options.get("checkpoint") is not None:
+        raise BadRequest("a listing is not checkpointed: it streams from the start every run")
     engine = choose(problem, Task.LIST, solver, **options).engine
     if control is not None:
         control.engine = engine.name

@@ -107,6 +107,18 @@ def test_a_listing_stops_at_its_limit(capsys: pytest.CaptureFixture[str]) -> Non
         assert read_placement(problem, line).verify() == ()
 
 
+def test_a_listing_refuses_a_checkpoint_it_would_not_keep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A listing streams from the start every run, so a checkpoint would be a promise
+    of resumption it does not keep: one line, exit 2, and no file written."""
+    journal = tmp_path / "list.jsonl"
+    assert main(["count", "queens", "-n", "6", "--list", "--checkpoint", str(journal)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "a listing is not checkpointed" in captured.err
+    assert len(captured.err.splitlines()) == 1 and not journal.exists()
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
