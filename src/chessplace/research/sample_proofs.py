@@ -27,9 +27,10 @@ the same proof and hash.
 
 The cubes refuted are a uniform sample of all of them, so they project what
 refuting the whole would cost, with a 95% interval (:mod:`sampling`). A
-satisfiable cube refutes the claim: its placement is printed (exit 1). A rerun
-resumes; a larger ``--sample`` goes on with the same draw. Ctrl-C or SIGTERM
-stops it (exit 3, the refuted cubes kept).
+satisfiable cube refutes the claim: its placement is printed (exit 1), as is a
+proof dratify rejects. A rerun resumes; a larger ``--sample`` goes on with the
+same draw. Ctrl-C or SIGTERM stops it (exit 3, the refuted cubes kept); exit 4
+when a child died without an answer (out of memory?), which proves nothing.
 """
 
 from __future__ import annotations
@@ -176,11 +177,11 @@ def _refute(claim: Claim, left: list[str], journal: Journal, args: argparse.Name
             if answer[0] == "sat":
                 print(f"REFUTED: cube {word} holds {_placement(claim, cubes[index])}")
                 return 1
-            _, steps, proving, checking, fault, digest, kept = answer
+            _, steps, proving, checking, fault, proof, kept = answer
             if fault:
                 print(f"rejected: cube {word}: the proof {fault}")
                 return 1
-            journal.record(word, steps, proving, checking, digest, kept)
+            journal.record(word, steps, proving, checking, proof, kept)
             print(
                 f"cube {word}: {steps:,} steps, {proving:,.1f} s proving, "
                 f"{checking:,.1f} s checking",
