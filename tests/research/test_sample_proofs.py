@@ -181,3 +181,49 @@ def test_sigterm_stops_it_and_a_rerun_resumes(tmp_path: Path, group: bool) -> No
         resumed = _run(*options, "--sample", str(kept))
         assert resumed.returncode == 0
         assert f"{kept} of the {kept} drawn proved and checked before" in resumed.stdout
+
+
+def _run_with_memory_for(text_bytes: int, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """The command with memory to check only proofs of at most ``text_bytes`` bytes
+    (the children, forked, see the same limit)."""
+    program = (
+        "import sys; from chessplace.research import checked_proofs, sample_proofs\n"
+        f"checked_proofs.memory_fault = lambda size: 'is too large' if size > {text_bytes} "
+        "else None\n"
+        "sys.exit(sample_proofs.main(sys.argv[1:]))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", program, *arguments], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_a_cube_whose_proof_is_too_large_to_check_is_split(tmp_path: Path) -> None:
+    """With room to check only small proofs, the hard cubes are split into the
+    labellings of the next two lines, each refuted and checked; the cube's cost is
+    its attempt's and its parts', and the sample still counts 16 cubes."""
+    journal = tmp_path / "j.jsonl"
+    options = ["-n", "6", "--optimum", "5", "--lines", "4", "--sample", "16"]
+    done = _run_with_memory_for(60_000, *options, "--journal", str(journal))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "split 2 lines deeper" in done.stdout and "16 of 16 cubes" in done.stdout
+    _, records = _records(journal)
+    keys = {r["cube"] for r in records}
+    split = {key[:-1] for key in keys if key.endswith("+")}
+    assert split and all(len(word) in (4, 6, 8, 10, 12) for word in split)  # 4 + 2k
+    for word in split:  # every part of a split cube refuted, or split in turn
+        for ending in ("11", "10", "01", "00"):
+            assert word + ending in keys or word + ending + "+" in keys
+    from chessplace.research.records import figures
+
+    folder = tmp_path
+    shown = figures(folder, {"journal": journal.name})
+    assert shown.pieces == 16 and shown.complete
+    resumed = _run_with_memory_for(60_000, *options, "--journal", str(journal))
+    assert resumed.returncode == 0 and "16 of the 16 drawn proved" in resumed.stdout
+
+
+def test_a_proof_too_large_to_check_at_any_depth_proves_nothing(tmp_path: Path) -> None:
+    refused = _run_with_memory_for(0, "-n", "5", "--optimum", "4", "--lines", "14", "--sample",
+                                   "3", "--journal", str(tmp_path / "j.jsonl"))  # fmt: skip
+    assert refused.returncode == 4, refused.stdout + refused.stderr
+    assert "not refuted: a proof is too large to check" in refused.stdout

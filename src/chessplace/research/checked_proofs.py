@@ -13,9 +13,9 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from chessplace.certificates.checker.proofs import proof_fault
+from chessplace.certificates.checker.proofs import memory_fault, proof_fault
 from chessplace.certificates.checker.verdict import CubeFormula
 from chessplace.certificates.writer.proving import drup_steps
 
@@ -26,6 +26,23 @@ PACKING = 16
 """A proof text longer than this many times :data:`KEPT_PROOF_BYTES` is not compressed
 to see whether it fits (Glucose's DRUP text packs about 3.3 to 1)."""
 
+SATISFIABLE = "sat"
+"""What the child sends when the cube is satisfiable."""
+
+
+class Refuted(NamedTuple):
+    """A cube Glucose refuted: its proof's steps and SHA-256 (of the text), the CPU
+    seconds proving and checking, why dratify rejected the proof (``None``: it
+    accepted it), why it was not checked (``None``: it was), and whether it was kept."""
+
+    steps: int
+    proving: float
+    checking: float
+    fault: str | None
+    unchecked: str | None
+    proof: str
+    kept: bool
+
 
 def refute_and_check(
     sender: Any,
@@ -35,25 +52,28 @@ def refute_and_check(
     keep: str | None = None,
 ) -> None:
     """Refute the clauses with the cube's literals as units, check the proof, and send
-    ``("sat",)`` or ``("unsat", steps, proving, checking, fault, sha256, kept)``: the
-    proof's steps, the CPU seconds proving and checking, why dratify rejected it
-    (``None``: accepted), the SHA-256 of its text, and whether it was written,
-    gzipped, to ``keep`` (only when at most :data:`KEPT_PROOF_BYTES` gzipped)."""
+    :data:`SATISFIABLE` or a :class:`Refuted`. A proof too large to check in the
+    memory here is not checked (``unchecked`` says why); one of at most
+    :data:`KEPT_PROOF_BYTES` gzipped that dratify accepted is written to ``keep``."""
     started = time.process_time()
     steps = drup_steps(clauses, cube)
     if steps is None:
-        sender.send(("sat",))
+        sender.send(SATISFIABLE)
         return
     proving = time.process_time() - started
     count, text = len(steps), "\n".join(steps) + "\n"
     del steps  # the proof once, not twice, while dratify checks it
+    data = text.encode("utf-8")
+    proof = hashlib.sha256(data).hexdigest()
+    unchecked = memory_fault(len(text))
+    if unchecked:
+        sender.send(Refuted(count, proving, 0.0, None, unchecked, proof, False))
+        return
     started = time.process_time()
     fault = proof_fault(base.with_units(cube), text)
     checking = time.process_time() - started
-    data = text.encode("utf-8")
-    digest = hashlib.sha256(data).hexdigest()
     kept = keep is not None and fault is None and _kept(data, Path(keep))
-    sender.send(("unsat", count, proving, checking, fault, digest, kept))
+    sender.send(Refuted(count, proving, checking, fault, None, proof, kept))
 
 
 def _kept(data: bytes, path: Path) -> bool:

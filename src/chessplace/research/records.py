@@ -10,13 +10,14 @@ under ``"recorded"`` in ``sequence.json``, taken from its output file.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from chessplace.research.cube_solving import covers, refuted_share
-from chessplace.research.sampling import done_so_far
+from chessplace.research.sampling import SPLIT, done_so_far, settled_costs
 from chessplace.research.splitting import OVER
 
 SEQUENCES = (
@@ -116,16 +117,18 @@ def _from_journal(path: Path) -> Figures:
             placements=sum(counted) if counted else None,
         )
     if header.get("format") == "chessplace-proof-sample-1":  # sample-proofs: cubes drawn
-        seconds = [r["proving"] + r["checking"] for r in records]
+        seconds = {r["cube"]: r["proving"] + r["checking"] for r in records}
+        drawn = {key.removesuffix(SPLIT)[: header["lines"]] for key in seconds}
+        costs = list(settled_costs(seconds, drawn).values())
         whole = header["cubes"]
         return Figures(
-            len(records),
+            len(costs),
             "cube",
-            len(records) == whole,
-            len(records) / whole,
-            sum(seconds),
-            steps=sum(r["steps"] for r in records),
-            sample=done_so_far(seconds, whole, unit="cubes"),
+            len(costs) == whole,
+            len(costs) / whole,
+            math.fsum(seconds.values()),
+            steps=sum(r["steps"] for r in records if not r["cube"].endswith(SPLIT)),  # checked
+            sample=done_so_far(costs, whole, unit="cubes"),
         )
     if "manifest" in header:  # proofs made again and checked
         return Figures(

@@ -19,7 +19,8 @@ regenerated formula at once. The proof is dropped and the cube is journaled
 
 Exit 0 when every cube's proof checks, 1 when one does not (or a cube is
 satisfiable), 2 for bad input, 4 when a child died without an answer (out of
-memory?), which proves nothing either way. The witness is not read here: each
+memory?) or a proof is too large to check in the memory here, which prove
+nothing either way. The witness is not read here: each
 published term's witness is verified on its own (the ``term`` command).
 """
 
@@ -58,7 +59,7 @@ from chessplace.certificates.checker.verdict import (
 from chessplace.certificates.writer.cubes import cover_proof
 from chessplace.certificates.writer.proving import PROOF_SOLVER
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
-from chessplace.research.checked_proofs import refute_and_check
+from chessplace.research.checked_proofs import SATISFIABLE, refute_and_check
 from chessplace.research.commands import prog
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
@@ -246,7 +247,8 @@ def _prove_and_check(
     """Prove and check every cube of ``todo`` in child processes, journaling each one
     accepted; None when all were, else the exit code after a line saying why: 1 for a
     satisfiable cube or a rejected proof, 3 for a stop (what was checked is kept), 4
-    for a child that died without an answer (which proves nothing either way)."""
+    for a child that died without an answer or a proof too large to check here
+    (which prove nothing either way)."""
     jobs = [(base, clauses, cube) for _, cube in todo]
     children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
     with closing(children) as done:
@@ -257,13 +259,16 @@ def _prove_and_check(
             if answer is None:
                 print(f"not checked: the process proving cube {key} died (out of memory?)")
                 return 4
-            if answer[0] == "sat":
+            if answer == SATISFIABLE:
                 print(f"rejected: cube {key} is satisfiable: the claim is wrong")
                 return 1
-            _, steps, proving, checking, fault = answer[:5]
-            if fault:
-                print(f"rejected: cube {key}: the proof {fault}")
+            if answer.unchecked:
+                print(f"not checked: cube {key}: the proof {answer.unchecked}")
+                return 4
+            if answer.fault:
+                print(f"rejected: cube {key}: the proof {answer.fault}")
                 return 1
+            steps, proving, checking = answer.steps, answer.proving, answer.checking
             journal.record(key, steps, proving, checking)
             if len(journal.done) % 20 == 0 or proving + checking > 60:
                 print(f"{len(journal.done):,} cubes proved and checked", flush=True)

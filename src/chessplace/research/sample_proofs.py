@@ -59,11 +59,11 @@ from chessplace.certificates.writer.certificate import spec_of
 from chessplace.certificates.writer.proving import PROOF_SOLVER
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
 from chessplace.core.board import square_name
-from chessplace.research.checked_proofs import refute_and_check
+from chessplace.research.checked_proofs import SATISFIABLE, refute_and_check
 from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
 from chessplace.research.crosscheck_optima import ListedFault, listed_formula
-from chessplace.research.sampling import done_so_far, shuffled
+from chessplace.research.sampling import SPLIT, SPLIT_LINES, done_so_far, settled_costs, shuffled
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
 
@@ -71,6 +71,9 @@ FORMAT = "chessplace-proof-sample-1"
 
 MOST_LINES = 20
 """The most lines a cube labels (a million cubes)."""
+
+MOST_SPLITS = 4
+"""How many times a cube is split, at most, to make its proofs small enough to check."""
 
 
 class Proved(NamedTuple):
@@ -107,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import pysat.solvers  # noqa: F401  (the children's Glucose)
 
         claim = _claim(args)
-        if args.lines > len(lex_order(claim.spec)) // 2 - claim.spec.squares:
+        if args.lines > _line_count(claim):
             raise ValueError("--lines is more than the board's lines")
         if args.proofs is not None:
             args.proofs.mkdir(parents=True, exist_ok=True)
@@ -137,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):  # from here a stop keeps what is done
             signal.signal(sig, _stop)
         drawn = shuffled(words, args.seed)[: args.sample]
-        left = [word for word in drawn if word not in journal.done]
+        left = [word for word in drawn if _unsettled(word, journal.done)]
         print(
             f"refuting {claim.statement}: {len(claim.clauses):,} clauses, {len(words):,} cubes "
             f"(every labelling of the first {args.lines} lines); {len(drawn) - len(left):,} of "
@@ -147,50 +150,100 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _refute(claim, left, journal, args)
     finally:
         journal.close()
-    seconds = [r.proving + r.checking for r in journal.done.values()]
-    print(done_so_far(seconds, len(words), unit="cubes"))
+    seconds = {key: r.proving + r.checking for key, r in journal.done.items()}
+    costs = settled_costs(seconds, {key.removesuffix(SPLIT)[: args.lines] for key in seconds})
+    print(done_so_far(list(costs.values()), len(words), unit="cubes"))
     if status == 0:
-        done = [journal.done[word] for word in drawn]
+        checked = [r for key, r in journal.done.items() if not key.endswith(SPLIT)]
         print(
-            f"confirmed on the sample: {len(done):,} random cubes of {len(words):,} refuted, "
-            f"every DRUP proof of {PROOF_SOLVER} ({sum(r.steps for r in done):,} steps) "
-            f"checked by {checker}; {sum(r.kept for r in done):,} proofs kept"
+            f"confirmed on the sample: {len(drawn):,} random cubes of {len(words):,} refuted, "
+            f"every DRUP proof of {PROOF_SOLVER} ({sum(r.steps for r in checked):,} steps in "
+            f"{len(checked):,} proofs, the cubes split included) checked by {checker}; "
+            f"{sum(r.kept for r in checked):,} proofs kept"
         )
     return status
 
 
 def _refute(claim: Claim, left: list[str], journal: Journal, args: argparse.Namespace) -> int:
-    """Refute the cubes of ``left`` in child processes, journaling each; the exit status."""
+    """Refute the cubes of ``left`` in child processes, journaling each, a cube whose
+    proof is too large to check split into its extensions; the exit status."""
+    todo = [leaf for word in left for leaf in _unsettled(word, journal.done)]
+    while todo:
+        split: list[str] = []
+        status = _round(claim, todo, split, journal, args)
+        if status is not None:
+            return status
+        deepest = min(args.lines + MOST_SPLITS * SPLIT_LINES, _line_count(claim))
+        if any(len(word) + SPLIT_LINES > deepest for word in split):
+            print("not refuted: a proof is too large to check, and its cube is split no deeper")
+            return 4
+        todo = [extended for word in split for extended in _extensions(word)]
+    return 0
+
+
+def _round(
+    claim: Claim, todo: list[str], split: list[str], journal: Journal, args: argparse.Namespace
+) -> int | None:
+    """Refute the words of ``todo`` in child processes, journaling each, and list in
+    ``split`` those whose proof is too large to check (journaled as split); ``None``
+    when every word was dealt with, else the exit status."""
     base = cube_formula(claim)
-    cubes = [cube_of(claim, word) for word in left]
-    keep = [str(args.proofs / f"{word}.drup.gz") if args.proofs else None for word in left]
+    cubes = [cube_of(claim, word) for word in todo]
+    keep = [str(args.proofs / f"{word}.drup.gz") if args.proofs else None for word in todo]
     jobs = [(base, claim.clauses, cube, path) for cube, path in zip(cubes, keep, strict=True)]
     children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
     with closing(children) as done:
         for index, answer in done:
-            word = left[index]
+            word = todo[index]
             if _STOP["asked"]:  # a stop sent to the process group kills the children too
                 break
             if answer is None:
                 print(f"not refuted: the process proving cube {word} died (out of memory?)")
                 return 4
-            if answer[0] == "sat":
+            if answer == SATISFIABLE:
                 print(f"REFUTED: cube {word} holds {_placement(claim, cubes[index])}")
                 return 1
-            _, steps, proving, checking, fault, proof, kept = answer
-            if fault:
-                print(f"rejected: cube {word}: the proof {fault}")
+            if answer.fault:
+                print(f"rejected: cube {word}: the proof {answer.fault}")
                 return 1
-            journal.record(word, steps, proving, checking, proof, kept)
+            record = (answer.steps, answer.proving, answer.checking, answer.proof, answer.kept)
+            if answer.unchecked:
+                journal.record(word + SPLIT, *record)
+                split.append(word)
+                print(
+                    f"cube {word}: split {SPLIT_LINES} lines deeper: the proof {answer.unchecked}"
+                )
+                continue
+            journal.record(word, *record)
             print(
-                f"cube {word}: {steps:,} steps, {proving:,.1f} s proving, "
-                f"{checking:,.1f} s checking",
+                f"cube {word}: {answer.steps:,} steps, {answer.proving:,.1f} s proving, "
+                f"{answer.checking:,.1f} s checking",
                 flush=True,
             )
-    if any(word not in journal.done for word in left):
+    if any(word not in journal.done and word + SPLIT not in journal.done for word in todo):
         print(f"stopped: the cubes refuted so far are kept in {journal.path}")
         return 3
-    return 0
+    return None
+
+
+def _unsettled(word: str, done: Mapping[str, object]) -> list[str]:
+    """The words still to refute for ``word``: itself, nothing when refuted, or, split
+    before, what is left of its extensions."""
+    if word in done:
+        return []
+    if word + SPLIT not in done:
+        return [word]
+    return [leaf for extended in _extensions(word) for leaf in _unsettled(extended, done)]
+
+
+def _line_count(claim: Claim) -> int:
+    """How many lines the formula labels (two armies: two label variables a line)."""
+    return len(lex_order(claim.spec)) // 2 - claim.spec.squares
+
+
+def _extensions(word: str) -> list[str]:
+    """The cubes a cube splits into: every labelling of the next lines."""
+    return [word + "".join(signs) for signs in itertools.product("10", repeat=SPLIT_LINES)]
 
 
 def _claim(args: argparse.Namespace) -> Claim:
@@ -284,7 +337,10 @@ def _schema(lines: int) -> Schema:
     return Schema(
         key="cube",
         record=Proved,
-        valid_key=lambda key: len(key) == lines and set(key) <= {"0", "1"},
+        valid_key=lambda key: (
+            lines <= len(key.removesuffix(SPLIT)) <= lines + MOST_SPLITS * SPLIT_LINES
+            and set(key.removesuffix(SPLIT)) <= {"0", "1"}
+        ),
         valid=valid,
         work="proof sample",
         unit="cube",

@@ -15,10 +15,11 @@ intervals that held the true total 91% of the time, samples of 400 and 800
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 Z95 = 1.96
@@ -80,3 +81,31 @@ def projection(seconds: Sequence[float], total: int) -> Projection | None:
     margin = Z95 * error
     low = max(spent, projected - margin)
     return Projection(done, total, spent, projected, low, projected + margin)
+
+
+SPLIT_LINES = 2
+"""Lines a proof sample's cube is split by when its proof is too large to check."""
+
+SPLIT = "+"
+"""Marks a journal key as a cube that was split (its record: the attempt's cost)."""
+
+
+def settled_costs(seconds: Mapping[str, float], words: Iterable[str]) -> dict[str, float]:
+    """The CPU seconds each word cost, for the words that are settled: its own
+    record's ``seconds``, or where it was split (keyed ``word`` + :data:`SPLIT`) that
+    attempt's seconds plus the costs of its extensions by :data:`SPLIT_LINES` labels,
+    once every one of them is settled."""
+    endings = ["".join(signs) for signs in itertools.product("10", repeat=SPLIT_LINES)]
+
+    def cost(word: str) -> float | None:
+        if word in seconds:
+            return seconds[word]
+        if word + SPLIT not in seconds:
+            return None
+        parts = [cost(word + ending) for ending in endings]
+        if any(part is None for part in parts):
+            return None
+        return seconds[word + SPLIT] + math.fsum(p for p in parts if p is not None)
+
+    costs = {word: cost(word) for word in words}
+    return {word: value for word, value in costs.items() if value is not None}

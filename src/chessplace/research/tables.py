@@ -140,7 +140,8 @@ def checks_table(results: Path) -> str:
                 outcome = f"**random sample**, all refuted: {done.sample}"
             if check.get("superseded"):
                 outcome += f", superseded {check['superseded']}"
-            files = [check[key] for key in ("journal", "manifest", "output") if key in check]
+            kinds = ("journal", "manifest", "output", "proofs")
+            files = [check[key] for key in kinds if key in check]
             rows.append(
                 [
                     f"{info['sequence']}({check['n']})",
