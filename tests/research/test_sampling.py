@@ -61,4 +61,4 @@ def test_a_split_cube_costs_its_attempt_and_its_parts_once_all_are_settled() -> 
     seconds = {"11": 1.0, "10+": 2.0, "1011": 1.0, "1010": 1.0, "1001+": 0.5, "01+": 5.0}
     seconds |= {"100111": 1.0, "100110": 1.0, "100101": 1.0, "100100": 1.5, "1000": 1.0}
     seconds |= {"0111": 1.0}  # "01" split, three of its parts not refuted yet
-    assert settled_costs(seconds, ["11", "10", "01", "00"]) == {"11": 1.0, "10": 11.0}
+    assert settled_costs(seconds, ["11", "10", "01", "00"]) == {"11": 1.0, "10": 10.0}
