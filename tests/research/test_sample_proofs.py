@@ -148,6 +148,41 @@ def test_bad_options_are_one_line_and_exit_2(
     assert len(refused.stderr.splitlines()) == 1 and not (tmp_path / "j.jsonl").exists()
 
 
+@pytest.mark.parametrize(
+    ("listing", "message"),
+    [
+        ("[[[" * 100_000, "is not a file the optima command wrote"),  # nested too deep
+        ('{"n": 1e400, "m": 1, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 4.7, "m": 1, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 1, "m": 0, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 100000, "m": 1, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 4, "m": -1, "classes": []}', "m is not a whole number from 0 to 16"),
+        ('{"n": 4, "m": 1, "classes": {}}', "classes is not a list"),
+        ('{"n": 4, "m": 1, "classes": [{"white": "a1", "black": "c2"}]}', "is not a list"),
+        ('{"n": 4, "m": 1, "classes": [{"white": ["a1"], "black": ["1a"]}]}', "'1a'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["sample-proofs", "crosscheck-optima"])
+def test_a_hostile_listing_is_one_line_and_exit_2(
+    tmp_path: Path, listing: str, message: str, command: str
+) -> None:
+    """Huge, fractional or wrongly typed figures in a classes file are refused before
+    a board is built, for both commands that read one (no traceback, no hang)."""
+    path = tmp_path / "c.json"
+    path.write_text(listing)
+    journal = tmp_path / "j.jsonl"
+    script = [sys.executable, "-m", "chessplace.research", command]
+    options = (
+        ["--classes", str(path), "--sample", "1"] if command == "sample-proofs" else [str(path)]
+    )
+    refused = subprocess.run(
+        [*script, *options, "--journal", str(journal)], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert refused.stderr.startswith(f"{command}: ") and message in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1 and not journal.exists()
+
+
 def test_a_foreign_journal_is_refused(tmp_path: Path) -> None:
     journal = tmp_path / "j.jsonl"
     journal.write_text('{"header": {"format": "something else"}}\n')

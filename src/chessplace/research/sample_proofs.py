@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import json
 import signal
 import sys
 from collections.abc import Mapping, Sequence
@@ -62,7 +61,7 @@ from chessplace.core.board import square_name
 from chessplace.research.checked_proofs import refute_and_check
 from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
-from chessplace.research.crosscheck_optima import ListedFault, listed_formula
+from chessplace.research.crosscheck_optima import ListedFault, listed_formula, read_listing
 from chessplace.research.sampling import done_so_far, shuffled
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
@@ -194,8 +193,9 @@ def _refute(claim: Claim, left: list[str], journal: Journal, args: argparse.Name
 
 
 def _claim(args: argparse.Namespace) -> Claim:
-    """The formula the options describe; ``ValueError`` for a problem it cannot take
-    or a file it cannot read, :class:`ListedFault` for a listed placement that is wrong."""
+    """The formula the options describe; ``ValueError`` for a problem it cannot take or
+    a file it cannot parse, ``OSError`` for one it cannot read, :class:`ListedFault`
+    for a listed placement that is wrong."""
     if args.classes is not None:
         return listed_claim(args.classes)
     return bound_claim(args.n, args.optimum, args.white)
@@ -203,10 +203,7 @@ def _claim(args: argparse.Namespace) -> Claim:
 
 def listed_claim(path: Path) -> Claim:
     """ "Exactly m of each outside the classes listed in ``path``" (an optima file)."""
-    try:
-        listed = listed_formula(json.loads(path.read_text(encoding="utf-8")))
-    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
-        raise ValueError(f"{path} is not a file the optima command wrote") from None
+    listed = listed_formula(read_listing(path))
     statement = f"exactly {listed.m} of each on {listed.n}×{listed.n} outside the listed "
     statement += f"{listed.classes:,} classes"
     header = {"n": listed.n, "m": listed.m, "classes": listed.classes}
