@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from chessplace.certificates.checker.proofs import proof_fault
+from chessplace.research.checked_proofs import refute_and_check
 from chessplace.research.sample_proofs import (
     MOST_LINES,
     bound_claim,
@@ -74,13 +75,52 @@ def test_every_cube_past_an_optimum_is_refuted_and_the_kept_proofs_check(tmp_pat
 
 def test_a_claim_past_the_truth_is_refuted_with_a_placement(tmp_path: Path) -> None:
     """5 each fit on 6×6, so some cube of "5 each" is satisfiable: exit 1, and the
-    placement printed has five of each army."""
-    refuted = _run("-n", "6", "--optimum", "4", "--lines", "4", "--sample", "16", "--journal",
-                   str(tmp_path / "j.jsonl"))  # fmt: skip
+    placement printed has five of each army. The proofs of the cubes refuted by the
+    other worker meanwhile are kept only with their records."""
+    journal, proofs = tmp_path / "j.jsonl", tmp_path / "proofs"
+    refuted = _run("-n", "6", "--optimum", "4", "--lines", "4", "--sample", "16", "--workers",
+                   "2", "--journal", str(journal), "--proofs", str(proofs))  # fmt: skip
     assert refuted.returncode == 1, refuted.stdout + refuted.stderr
     line = next(x for x in refuted.stdout.splitlines() if x.startswith("REFUTED: cube"))
     white, black = (part.split(": ")[-1].split() for part in line.split("; "))
     assert len(white) >= 5 and len(black) >= 5 and not set(white) & set(black)
+    kept = {r["cube"] for r in _records(journal)[1] if r["kept"]}
+    assert {path.name.removesuffix(".drup.gz") for path in proofs.iterdir()} == kept
+
+
+def test_the_child_sends_a_small_proof_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refuted cube's proof comes back gzipped when asked for (the parent writes
+    it beside its record), hashing to the digest sent with it; not when not."""
+    claim = bound_claim(5, 4, None)  # A250000(5) = 4: 5 each do not fit
+    sent: list[tuple[object, ...]] = []
+
+    class Sender:
+        def send(self, answer: tuple[object, ...]) -> None:
+            sent.append(answer)
+
+    monkeypatch.chdir(tmp_path)
+    for keep in (True, False):
+        refute_and_check(Sender(), cube_formula(claim), claim.clauses, cube_of(claim, "10"), keep)
+    (kind, steps, _, _, fault, proof, packed), unkept = sent
+    assert kind == "unsat" and fault is None and isinstance(packed, bytes)
+    assert hashlib.sha256(gzip.decompress(packed)).hexdigest() == proof
+    assert len(gzip.decompress(packed).splitlines()) == steps
+    assert unkept[5] == proof and unkept[6] is None and not list(tmp_path.iterdir())
+
+
+def test_a_proof_that_cannot_be_kept_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A proof whose file cannot be written stops the run with one line (exit 2), its
+    cube not journaled, so that a rerun proves and keeps it."""
+    journal, proofs = tmp_path / "j.jsonl", tmp_path / "proofs"
+    for word in ("0", "1"):
+        (proofs / f"{word}.drup.gz").mkdir(parents=True)  # a folder where the file goes
+    blocked = _run("-n", "6", "--optimum", "5", "--lines", "1", "--sample", "2", "--journal",
+                   str(journal), "--proofs", str(proofs))  # fmt: skip
+    assert blocked.returncode == 2, blocked.stdout + blocked.stderr
+    assert blocked.stderr.startswith("sample-proofs: cannot keep a proof: ")
+    assert len(blocked.stderr.splitlines()) == 1 and not _records(journal)[1]
 
 
 def test_listed_classes_are_refuted_and_a_missing_class_is_found(tmp_path: Path) -> None:

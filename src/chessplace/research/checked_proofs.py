@@ -2,17 +2,17 @@
 
 Run in a child process of its own (:func:`chessplace.runtime.lifeline.fan_out`):
 PySAT's solve cannot be interrupted from Python, so a stop kills the child.
-The proof lives only in the child's memory unless it is small enough to keep.
+The proof lives only in the child's memory; one small enough to keep is sent
+back gzipped, for the parent to write beside the record it journals (so that
+no proof file is left without its record when a run stops or fails).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from chessplace.certificates.checker.proofs import proof_fault
@@ -20,7 +20,7 @@ from chessplace.certificates.checker.verdict import CubeFormula
 from chessplace.certificates.writer.proving import drup_steps
 
 KEPT_PROOF_BYTES = 1 << 20
-"""The largest proof, gzipped, that is written out to be kept (1 MiB)."""
+"""The largest proof, gzipped, that is kept (1 MiB)."""
 
 PACKING = 16
 """A proof text longer than this many times :data:`KEPT_PROOF_BYTES` is not compressed
@@ -32,13 +32,14 @@ def refute_and_check(
     base: CubeFormula,
     clauses: Sequence[Sequence[int]],
     cube: list[int],
-    keep: str | None = None,
+    keep: bool = False,
 ) -> None:
     """Refute the clauses with the cube's literals as units, check the proof, and send
-    ``("sat",)`` or ``("unsat", steps, proving, checking, fault, sha256, kept)``: the
-    proof's steps, the CPU seconds proving and checking, why dratify rejected it
-    (``None``: accepted), the SHA-256 of its text, and whether it was written,
-    gzipped, to ``keep`` (only when at most :data:`KEPT_PROOF_BYTES` gzipped)."""
+    ``("sat",)`` or ``("unsat", steps, proving, checking, fault, sha256, packed)``:
+    the proof's steps, the CPU seconds proving and checking, why dratify rejected it
+    (``None``: accepted), the SHA-256 of its text, and, when ``keep`` and the proof
+    was accepted, its text gzipped if that is at most :data:`KEPT_PROOF_BYTES`
+    (``None`` otherwise)."""
     started = time.process_time()
     steps = drup_steps(clauses, cube)
     if steps is None:
@@ -52,18 +53,13 @@ def refute_and_check(
     checking = time.process_time() - started
     data = text.encode("utf-8")
     digest = hashlib.sha256(data).hexdigest()
-    kept = keep is not None and fault is None and _kept(data, Path(keep))
-    sender.send(("unsat", count, proving, checking, fault, digest, kept))
+    packed = _packed(data) if keep and fault is None else None
+    sender.send(("unsat", count, proving, checking, fault, digest, packed))
 
 
-def _kept(data: bytes, path: Path) -> bool:
-    """Write the proof gzipped to ``path`` (whole or not at all) if it is small enough."""
+def _packed(data: bytes) -> bytes | None:
+    """The proof gzipped, if that is small enough to keep (``None`` if not)."""
     if len(data) > PACKING * KEPT_PROOF_BYTES:
-        return False
+        return None
     packed = gzip.compress(data, compresslevel=9, mtime=0)
-    if len(packed) > KEPT_PROOF_BYTES:
-        return False
-    partial = path.with_name(path.name + ".part")
-    partial.write_bytes(packed)
-    os.replace(partial, path)
-    return True
+    return packed if len(packed) <= KEPT_PROOF_BYTES else None

@@ -22,8 +22,9 @@ once against the formula with the cube as unit clauses. Each is journaled
 with its proof's steps, the SHA-256 of the proof's text and the CPU seconds
 proving and checking; a proof of at most 1 MiB gzipped is written to
 ``--proofs DIR`` (``WORD.drup.gz``, the word being the cube's labels, "1"
-white) to be kept. Glucose is deterministic here, so a cube proved again gives
-the same proof and hash.
+white) to be kept, by this process after the check (exit 2 when it cannot be
+written), so that no proof there lacks its record. Glucose is deterministic
+here, so a cube proved again gives the same proof and hash.
 
 The cubes refuted are a uniform sample of all of them, so they project what
 refuting the whole would cost, with a 95% interval (:mod:`sampling`). A
@@ -38,6 +39,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import os
 import signal
 import sys
 from collections.abc import Mapping, Sequence
@@ -162,13 +164,13 @@ def _refute(claim: Claim, left: list[str], journal: Journal, args: argparse.Name
     """Refute the cubes of ``left`` in child processes, journaling each; the exit status."""
     base = cube_formula(claim)
     cubes = [cube_of(claim, word) for word in left]
-    keep = [str(args.proofs / f"{word}.drup.gz") if args.proofs else None for word in left]
-    jobs = [(base, claim.clauses, cube, path) for cube, path in zip(cubes, keep, strict=True)]
+    keep = args.proofs is not None
+    jobs = [(base, claim.clauses, cube, keep) for cube in cubes]
     children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
     with closing(children) as done:
         for index, answer in done:
             word = left[index]
-            if _STOP["asked"]:  # a stop sent to the process group kills the children too
+            if answer is None and _STOP["asked"]:  # a stop sent to the group kills children
                 break
             if answer is None:
                 print(f"not refuted: the process proving cube {word} died (out of memory?)")
@@ -176,11 +178,17 @@ def _refute(claim: Claim, left: list[str], journal: Journal, args: argparse.Name
             if answer[0] == "sat":
                 print(f"REFUTED: cube {word} holds {_placement(claim, cubes[index])}")
                 return 1
-            _, steps, proving, checking, fault, proof, kept = answer
-            if fault:
+            _, steps, proving, checking, fault, proof, packed = answer
+            if fault is not None:
                 print(f"rejected: cube {word}: the proof {fault}")
                 return 1
-            journal.record(word, steps, proving, checking, proof, kept)
+            if packed is not None:
+                try:
+                    _write(args.proofs / f"{word}.drup.gz", packed)
+                except OSError as error:
+                    print(f"sample-proofs: cannot keep a proof: {error}", file=sys.stderr)
+                    return 2
+            journal.record(word, steps, proving, checking, proof, packed is not None)
             print(
                 f"cube {word}: {steps:,} steps, {proving:,.1f} s proving, "
                 f"{checking:,.1f} s checking",
@@ -260,6 +268,13 @@ def _placement(claim: Claim, cube: list[int]) -> str:
     return "; ".join(
         f"{army.name}: {found}" for army, found in zip(spec.armies, armies, strict=True)
     )
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all."""
+    partial = path.with_name(path.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, path)
 
 
 def _stop(signum: int, frame: object) -> None:
