@@ -16,12 +16,12 @@ import pytest
 
 from chessplace.certificates.checker.proofs import proof_fault
 from chessplace.research.checked_proofs import refute_and_check
+from chessplace.research.crosscheck_optima import formula_digest
 from chessplace.research.sample_proofs import (
     MOST_LINES,
     bound_claim,
     cube_formula,
     cube_of,
-    digest,
 )
 from chessplace.research.sampling import shuffled
 
@@ -55,7 +55,7 @@ def test_every_cube_past_an_optimum_is_refuted_and_the_kept_proofs_check(tmp_pat
     kept = [r for r in records if r["kept"]]
     assert kept and all(r["steps"] > 0 for r in records)
     claim = bound_claim(6, 5, None)
-    assert digest(claim.clauses) == header["formula"]
+    assert formula_digest(claim.clauses) == header["formula"]
     for record in kept:
         text = gzip.decompress((proofs / f"{record['cube']}.drup.gz").read_bytes())
         assert hashlib.sha256(text).hexdigest() == record["proof"]
@@ -256,3 +256,20 @@ def test_sigterm_stops_it_and_a_rerun_resumes(tmp_path: Path, group: bool) -> No
         resumed = _run(*options, "--sample", str(kept))
         assert resumed.returncode == 0
         assert f"{kept} of the {kept} drawn proved and checked before" in resumed.stdout
+
+
+def test_the_tables_figures_of_a_sample_are_the_runs_own(tmp_path: Path) -> None:
+    """The checks table reads a sample's journal as the run reports it: its cubes, proof
+    steps and projection of the whole, not complete while cubes are left."""
+    from chessplace.research.records import figures
+
+    journal = tmp_path / "j.jsonl"
+    done = _run("-n", "6", "--optimum", "5", "--lines", "5", "--sample", "31", "--journal",
+                str(journal))  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    projected = done.stdout.splitlines()[-2]
+    assert projected.startswith("31 of 32 cubes in ") and "projected at" in projected
+    found = figures(tmp_path, {"journal": journal.name})
+    assert (found.pieces, found.unit, found.complete) == (31, "cube", False)
+    assert found.steps == sum(r["steps"] for r in _records(journal)[1])
+    assert found.sample == projected

@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("rejected: the engine's cubes do not partition the labellings")
             return 1
         cubes = [cut.cube(word) for word in words]
-    header = {"n": n, "m": m, "cubes": len(cubes), "formula": _digest(clauses)}
+    header = {"n": n, "m": m, "cubes": len(cubes), "formula": formula_digest(clauses)}
     header |= {"cube lines": args.cube_lines} if args.tree_depth is None else {}
     header |= {"tree depth": args.tree_depth} if args.tree_depth is not None else {}
     try:
@@ -284,7 +284,7 @@ def _listing_fault(data: object) -> str | None:
     return None
 
 
-def _digest(clauses: Sequence[Sequence[int]]) -> str:
+def formula_digest(clauses: Sequence[Sequence[int]]) -> str:
     """A SHA-256 of the clauses, which pins the formula (and the blocked classes)."""
     digest = hashlib.sha256()
     for clause in clauses:

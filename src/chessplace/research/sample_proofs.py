@@ -37,7 +37,6 @@ when a child died without an answer (out of memory?), which proves nothing.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import os
 import signal
@@ -63,7 +62,12 @@ from chessplace.core.board import square_name
 from chessplace.research.checked_proofs import refute_and_check
 from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
-from chessplace.research.crosscheck_optima import ListedFault, listed_formula, read_listing
+from chessplace.research.crosscheck_optima import (
+    ListedFault,
+    formula_digest,
+    listed_formula,
+    read_listing,
+)
 from chessplace.research.sampling import done_so_far, shuffled
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
@@ -125,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "lines": args.lines,
         "cubes": len(words),
         "order": f"shuffled, seed {args.seed}",
-        "formula": digest(claim.clauses),
+        "formula": formula_digest(claim.clauses),
         "solver": PROOF_SOLVER,
         "checker": checker,
     }
@@ -236,14 +240,6 @@ def cube_of(claim: Claim, word: str) -> list[int]:
     word says "1", its negation where "0", along the formula's order."""
     labels = lex_order(claim.spec)[: 2 * len(word) : 2]
     return [v if c == "1" else -v for v, c in zip(labels, word, strict=True)]
-
-
-def digest(clauses: Sequence[Sequence[int]]) -> str:
-    """A SHA-256 of the clauses, which pins the formula."""
-    hashed = hashlib.sha256()
-    for clause in clauses:
-        hashed.update(" ".join(map(str, clause)).encode() + b"\n")
-    return hashed.hexdigest()
 
 
 def cube_formula(claim: Claim) -> CubeFormula:
