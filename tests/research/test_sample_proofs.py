@@ -223,11 +223,15 @@ def test_a_hostile_listing_is_one_line_and_exit_2(
     assert len(refused.stderr.splitlines()) == 1 and not journal.exists()
 
 
-def test_a_foreign_journal_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("folder", [False, True], ids=["foreign", "folder"])
+def test_a_foreign_journal_is_refused(tmp_path: Path, folder: bool) -> None:
     journal = tmp_path / "j.jsonl"
-    journal.write_text('{"header": {"format": "something else"}}\n')
+    if folder:
+        journal.mkdir()
+    else:
+        journal.write_text('{"header": {"format": "something else"}}\n')
     refused = _run("-n", "6", "--optimum", "5", "--sample", "2", "--journal", str(journal))
-    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["process", "process-group"])

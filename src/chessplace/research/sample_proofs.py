@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         journal = Journal(args.journal, header, _schema(args.lines))
-    except ValueError as error:  # another run's journal, a foreign file, or in use
+    except (ValueError, OSError) as error:  # another run's, foreign, in use, unreadable
         print(f"sample-proofs: {error}", file=sys.stderr)
         return 2
     try:
