@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from chessplace.research.crosscheck_optima import formula_digest
 from chessplace.research.sample_proofs import (
     Claim,
     bound_claim,
     cube_formula,
     cube_of,
-    digest,
     listed_claim,
 )
 from chessplace.research.sampling import shuffled
@@ -46,7 +46,7 @@ def test_a_sample_is_the_seeded_draw_of_its_formula(journal: Path) -> None:
     """Its formula is the one regenerated from its header, and its cubes are the
     first of the seeded shuffle (a uniform draw, none chosen by hand), each once."""
     header, records = _read(journal)
-    assert digest(_claim(journal, header).clauses) == header["formula"]
+    assert formula_digest(_claim(journal, header).clauses) == header["formula"]
     words = ["".join(signs) for signs in itertools.product("10", repeat=header["lines"])]
     assert len(words) == header["cubes"]
     seed = int(header["order"].removeprefix("shuffled, seed "))

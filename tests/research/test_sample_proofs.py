@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from chessplace.certificates.checker.proofs import proof_fault
+from chessplace.research.checked_proofs import Refuted, refute_and_check
+from chessplace.research.crosscheck_optima import formula_digest
 from chessplace.research.sample_proofs import (
     MOST_LINES,
     bound_claim,
     cube_formula,
     cube_of,
-    digest,
 )
 from chessplace.research.sampling import shuffled
 
@@ -54,7 +55,7 @@ def test_every_cube_past_an_optimum_is_refuted_and_the_kept_proofs_check(tmp_pat
     kept = [r for r in records if r["kept"]]
     assert kept and all(r["steps"] > 0 for r in records)
     claim = bound_claim(6, 5, None)
-    assert digest(claim.clauses) == header["formula"]
+    assert formula_digest(claim.clauses) == header["formula"]
     for record in kept:
         text = gzip.decompress((proofs / f"{record['cube']}.drup.gz").read_bytes())
         assert hashlib.sha256(text).hexdigest() == record["proof"]
@@ -74,13 +75,54 @@ def test_every_cube_past_an_optimum_is_refuted_and_the_kept_proofs_check(tmp_pat
 
 def test_a_claim_past_the_truth_is_refuted_with_a_placement(tmp_path: Path) -> None:
     """5 each fit on 6×6, so some cube of "5 each" is satisfiable: exit 1, and the
-    placement printed has five of each army."""
-    refuted = _run("-n", "6", "--optimum", "4", "--lines", "4", "--sample", "16", "--journal",
-                   str(tmp_path / "j.jsonl"))  # fmt: skip
+    placement printed has five of each army. The proofs of the cubes refuted by the
+    other worker meanwhile are kept only with their records."""
+    journal, proofs = tmp_path / "j.jsonl", tmp_path / "proofs"
+    refuted = _run("-n", "6", "--optimum", "4", "--lines", "4", "--sample", "16", "--workers",
+                   "2", "--journal", str(journal), "--proofs", str(proofs))  # fmt: skip
     assert refuted.returncode == 1, refuted.stdout + refuted.stderr
     line = next(x for x in refuted.stdout.splitlines() if x.startswith("REFUTED: cube"))
     white, black = (part.split(": ")[-1].split() for part in line.split("; "))
     assert len(white) >= 5 and len(black) >= 5 and not set(white) & set(black)
+    kept = {r["cube"] for r in _records(journal)[1] if r["kept"]}
+    assert {path.name.removesuffix(".drup.gz") for path in proofs.iterdir()} == kept
+
+
+def test_the_child_sends_a_small_proof_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refuted cube's proof comes back gzipped when asked for (the parent writes
+    it beside its record), hashing to the digest sent with it; not when not."""
+    claim = bound_claim(5, 4, None)  # A250000(5) = 4: 5 each do not fit
+    sent: list[object] = []
+
+    class Sender:
+        def send(self, answer: object) -> None:
+            sent.append(answer)
+
+    monkeypatch.chdir(tmp_path)
+    for keep in (True, False):
+        refute_and_check(Sender(), cube_formula(claim), claim.clauses, cube_of(claim, "10"), keep)
+    kept, unkept = sent
+    assert isinstance(kept, Refuted) and isinstance(unkept, Refuted)
+    assert kept.fault is None and kept.unchecked is None and isinstance(kept.packed, bytes)
+    assert hashlib.sha256(gzip.decompress(kept.packed)).hexdigest() == kept.proof
+    assert len(gzip.decompress(kept.packed).splitlines()) == kept.steps
+    assert unkept.proof == kept.proof and unkept.packed is None
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_proof_that_cannot_be_kept_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A proof whose file cannot be written stops the run with one line (exit 2), its
+    cube not journaled, so that a rerun proves and keeps it."""
+    journal, proofs = tmp_path / "j.jsonl", tmp_path / "proofs"
+    for word in ("0", "1"):
+        (proofs / f"{word}.drup.gz").mkdir(parents=True)  # a folder where the file goes
+    blocked = _run("-n", "6", "--optimum", "5", "--lines", "1", "--sample", "2", "--journal",
+                   str(journal), "--proofs", str(proofs))  # fmt: skip
+    assert blocked.returncode == 2, blocked.stdout + blocked.stderr
+    assert blocked.stderr.startswith("sample-proofs: cannot keep a proof: ")
+    assert len(blocked.stderr.splitlines()) == 1 and not _records(journal)[1]
 
 
 def test_listed_classes_are_refuted_and_a_missing_class_is_found(tmp_path: Path) -> None:
@@ -148,11 +190,50 @@ def test_bad_options_are_one_line_and_exit_2(
     assert len(refused.stderr.splitlines()) == 1 and not (tmp_path / "j.jsonl").exists()
 
 
-def test_a_foreign_journal_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("listing", "message"),
+    [
+        ("[[[" * 100_000, "is not a file the optima command wrote"),  # nested too deep
+        ('{"n": 1e400, "m": 1, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 4.7, "m": 1, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 1, "m": 0, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 100000, "m": 1, "classes": []}', "n is not a whole number from 2 to 32"),
+        ('{"n": 4, "m": -1, "classes": []}', "m is not a whole number from 0 to 16"),
+        ('{"n": 4, "m": 1, "classes": {}}', "classes is not a list"),
+        ('{"n": 4, "m": 1, "classes": [{"white": "a1", "black": "c2"}]}', "is not a list"),
+        ('{"n": 4, "m": 1, "classes": [{"white": ["a1"], "black": ["1a"]}]}', "'1a'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["sample-proofs", "crosscheck-optima"])
+def test_a_hostile_listing_is_one_line_and_exit_2(
+    tmp_path: Path, listing: str, message: str, command: str
+) -> None:
+    """Huge, fractional or wrongly typed figures in a classes file are refused before
+    a board is built, for both commands that read one (no traceback, no hang)."""
+    path = tmp_path / "c.json"
+    path.write_text(listing)
     journal = tmp_path / "j.jsonl"
-    journal.write_text('{"header": {"format": "something else"}}\n')
+    script = [sys.executable, "-m", "chessplace.research", command]
+    options = (
+        ["--classes", str(path), "--sample", "1"] if command == "sample-proofs" else [str(path)]
+    )
+    refused = subprocess.run(
+        [*script, *options, "--journal", str(journal)], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert refused.stderr.startswith(f"{command}: ") and message in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1 and not journal.exists()
+
+
+@pytest.mark.parametrize("folder", [False, True], ids=["foreign", "folder"])
+def test_a_foreign_journal_is_refused(tmp_path: Path, folder: bool) -> None:
+    journal = tmp_path / "j.jsonl"
+    if folder:
+        journal.mkdir()
+    else:
+        journal.write_text('{"header": {"format": "something else"}}\n')
     refused = _run("-n", "6", "--optimum", "5", "--sample", "2", "--journal", str(journal))
-    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["process", "process-group"])
@@ -227,3 +308,20 @@ def test_a_proof_too_large_to_check_at_any_depth_proves_nothing(tmp_path: Path) 
                                    "3", "--journal", str(tmp_path / "j.jsonl"))  # fmt: skip
     assert refused.returncode == 4, refused.stdout + refused.stderr
     assert "not refuted: a proof is too large to check" in refused.stdout
+
+
+def test_the_tables_figures_of_a_sample_are_the_runs_own(tmp_path: Path) -> None:
+    """The checks table reads a sample's journal as the run reports it: its cubes, proof
+    steps and projection of the whole, not complete while cubes are left."""
+    from chessplace.research.records import figures
+
+    journal = tmp_path / "j.jsonl"
+    done = _run("-n", "6", "--optimum", "5", "--lines", "5", "--sample", "31", "--journal",
+                str(journal))  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    projected = done.stdout.splitlines()[-2]
+    assert projected.startswith("31 of 32 cubes in ") and "projected at" in projected
+    found = figures(tmp_path, {"journal": journal.name})
+    assert (found.pieces, found.unit, found.complete) == (31, "cube", False)
+    assert found.steps == sum(r["steps"] for r in _records(journal)[1])
+    assert found.sample == projected

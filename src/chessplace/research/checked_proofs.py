@@ -2,17 +2,17 @@
 
 Run in a child process of its own (:func:`chessplace.runtime.lifeline.fan_out`):
 PySAT's solve cannot be interrupted from Python, so a stop kills the child.
-The proof lives only in the child's memory unless it is small enough to keep.
+The proof lives only in the child's memory; one small enough to keep is sent
+back gzipped, for the parent to write beside the record it journals (so that
+no proof file is left without its record when a run stops or fails).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
-import os
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from chessplace.certificates.checker.proofs import memory_fault, proof_fault
@@ -20,7 +20,7 @@ from chessplace.certificates.checker.verdict import CubeFormula
 from chessplace.certificates.writer.proving import drup_steps
 
 KEPT_PROOF_BYTES = 1 << 20
-"""The largest proof, gzipped, that is written out to be kept (1 MiB)."""
+"""The largest proof, gzipped, that is kept (1 MiB)."""
 
 PACKING = 16
 """A proof text longer than this many times :data:`KEPT_PROOF_BYTES` is not compressed
@@ -33,7 +33,8 @@ SATISFIABLE = "sat"
 class Refuted(NamedTuple):
     """A cube Glucose refuted: its proof's steps and SHA-256 (of the text), the CPU
     seconds proving and checking, why dratify rejected the proof (``None``: it
-    accepted it), why it was not checked (``None``: it was), and whether it was kept."""
+    accepted it), why it was not checked (``None``: it was), and, when asked to keep
+    it, the accepted proof gzipped if that is at most :data:`KEPT_PROOF_BYTES`."""
 
     steps: int
     proving: float
@@ -41,7 +42,7 @@ class Refuted(NamedTuple):
     fault: str | None
     unchecked: str | None
     proof: str
-    kept: bool
+    packed: bytes | None
 
 
 def refute_and_check(
@@ -49,12 +50,12 @@ def refute_and_check(
     base: CubeFormula,
     clauses: Sequence[Sequence[int]],
     cube: list[int],
-    keep: str | None = None,
+    keep: bool = False,
 ) -> None:
     """Refute the clauses with the cube's literals as units, check the proof, and send
     :data:`SATISFIABLE` or a :class:`Refuted`. A proof too large to check in the
-    memory here is not checked (``unchecked`` says why); one of at most
-    :data:`KEPT_PROOF_BYTES` gzipped that dratify accepted is written to ``keep``."""
+    memory here is not checked (``unchecked`` says why); with ``keep``, an accepted
+    proof small enough comes back gzipped, for the caller to write beside its record."""
     started = time.process_time()
     steps = drup_steps(clauses, cube)
     if steps is None:
@@ -67,23 +68,18 @@ def refute_and_check(
     proof = hashlib.sha256(data).hexdigest()
     unchecked = memory_fault(len(text))
     if unchecked:
-        sender.send(Refuted(count, proving, 0.0, None, unchecked, proof, False))
+        sender.send(Refuted(count, proving, 0.0, None, unchecked, proof, None))
         return
     started = time.process_time()
     fault = proof_fault(base.with_units(cube), text)
     checking = time.process_time() - started
-    kept = keep is not None and fault is None and _kept(data, Path(keep))
-    sender.send(Refuted(count, proving, checking, fault, None, proof, kept))
+    packed = _packed(data) if keep and fault is None else None
+    sender.send(Refuted(count, proving, checking, fault, None, proof, packed))
 
 
-def _kept(data: bytes, path: Path) -> bool:
-    """Write the proof gzipped to ``path`` (whole or not at all) if it is small enough."""
+def _packed(data: bytes) -> bytes | None:
+    """The proof gzipped, if that is small enough to keep (``None`` if not)."""
     if len(data) > PACKING * KEPT_PROOF_BYTES:
-        return False
+        return None
     packed = gzip.compress(data, compresslevel=9, mtime=0)
-    if len(packed) > KEPT_PROOF_BYTES:
-        return False
-    partial = path.with_name(path.name + ".part")
-    partial.write_bytes(packed)
-    os.replace(partial, path)
-    return True
+    return packed if len(packed) <= KEPT_PROOF_BYTES else None

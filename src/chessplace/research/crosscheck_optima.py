@@ -77,6 +77,9 @@ from chessplace.research.splitting import (
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import Journal
 
+LARGEST_BOARD = 32
+"""The largest board side a listing is taken for (as ``sample-proofs -n``)."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command on ``argv`` (the process's arguments when ``None``); the exit status."""
@@ -97,10 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"crosscheck-optima: {fault}", file=sys.stderr)
         return 2
     try:
-        listed = listed_formula(json.loads(args.classes.read_text()))
-    except ListedFault as fault:
-        print(f"rejected: {fault}")
+        listed = listed_formula(read_listing(args.classes))
+    except ListedFault as rejected:
+        print(f"rejected: {rejected}")
         return 1
+    except (ValueError, OSError) as error:
+        print(f"crosscheck-optima: {error}", file=sys.stderr)
+        return 2
     spec, n, m, clauses = listed.spec, listed.n, listed.m, listed.clauses
     started = time.perf_counter()
     print(f"{listed.classes:,} classes, {listed.placements:,} placements verified", flush=True)
@@ -128,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("rejected: the engine's cubes do not partition the labellings")
             return 1
         cubes = [cut.cube(word) for word in words]
-    header = {"n": n, "m": m, "cubes": len(cubes), "formula": _digest(clauses)}
+    header = {"n": n, "m": m, "cubes": len(cubes), "formula": formula_digest(clauses)}
     header |= {"cube lines": args.cube_lines} if args.tree_depth is None else {}
     header |= {"tree depth": args.tree_depth} if args.tree_depth is not None else {}
     try:
@@ -215,9 +221,9 @@ class Listed(NamedTuple):
 
 def listed_formula(data: dict[str, Any]) -> Listed:
     """The formula of the classes an ``optima`` file lists (``data``), each listed
-    placement verified first; :class:`ListedFault` for one that breaks a rule or
-    shares a class with another."""
-    n, m = int(data["n"]), int(data["m"])
+    placement verified first (``data`` as :func:`read_listing` gives it);
+    :class:`ListedFault` for one that breaks a rule or shares a class with another."""
+    n, m = data["n"], data["m"]
     problem = puzzles.peaceable_queens(Board.square(n)).with_counts(exactly=m)
     spec = spec_of(problem)
     placements = []
@@ -243,7 +249,42 @@ def listed_formula(data: dict[str, Any]) -> Listed:
     return Listed(spec, n, m, formula, clauses, len(placements), len(orbits), len(kept))
 
 
-def _digest(clauses: Sequence[Sequence[int]]) -> str:
+def read_listing(path: Path) -> Any:
+    """The data of an ``optima`` file; ``ValueError`` for one that is not JSON or
+    not of its shape, ``OSError`` for one that cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
+        raise ValueError(f"{path} is not a file the optima command wrote") from None
+    fault = _listing_fault(data)
+    if fault:
+        raise ValueError(f"{path} is not a file the optima command wrote: {fault}")
+    return data
+
+
+def _listing_fault(data: object) -> str | None:
+    """What is wrong with the shape of an ``optima`` file's data (``None``: nothing)."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    n, m, classes = data.get("n"), data.get("m"), data.get("classes")
+    if type(n) is not int or not 2 <= n <= LARGEST_BOARD:
+        return f"n is not a whole number from 2 to {LARGEST_BOARD}"
+    if type(m) is not int or not 0 <= m <= n * n:
+        return f"m is not a whole number from 0 to {n * n}"
+    if not isinstance(classes, list) or not all(
+        isinstance(entry, dict)
+        and all(
+            isinstance(entry.get(army), list)
+            and all(isinstance(square, str) for square in entry[army])
+            for army in ("white", "black")
+        )
+        for entry in classes
+    ):
+        return "classes is not a list of white and black square lists"
+    return None
+
+
+def formula_digest(clauses: Sequence[Sequence[int]]) -> str:
     """A SHA-256 of the clauses, which pins the formula (and the blocked classes)."""
     digest = hashlib.sha256()
     for clause in clauses:

@@ -22,8 +22,9 @@ once against the formula with the cube as unit clauses. Each is journaled
 with its proof's steps, the SHA-256 of the proof's text and the CPU seconds
 proving and checking; a proof of at most 1 MiB gzipped is written to
 ``--proofs DIR`` (``WORD.drup.gz``, the word being the cube's labels, "1"
-white) to be kept. Glucose is deterministic here, so a cube proved again gives
-the same proof and hash.
+white) to be kept, by this process after the check (exit 2 when it cannot be
+written), so that no proof there lacks its record. Glucose is deterministic
+here, so a cube proved again gives the same proof and hash.
 
 The cubes refuted are a uniform sample of all of them, so they project what
 refuting the whole would cost, with a 95% interval (:mod:`sampling`). A
@@ -36,9 +37,8 @@ when a child died without an answer (out of memory?), which proves nothing.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
-import json
+import os
 import signal
 import sys
 from collections.abc import Mapping, Sequence
@@ -62,7 +62,12 @@ from chessplace.core.board import square_name
 from chessplace.research.checked_proofs import SATISFIABLE, refute_and_check
 from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
-from chessplace.research.crosscheck_optima import ListedFault, listed_formula
+from chessplace.research.crosscheck_optima import (
+    ListedFault,
+    formula_digest,
+    listed_formula,
+    read_listing,
+)
 from chessplace.research.sampling import SPLIT, SPLIT_LINES, done_so_far, settled_costs, shuffled
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
@@ -127,13 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "lines": args.lines,
         "cubes": len(words),
         "order": f"shuffled, seed {args.seed}",
-        "formula": digest(claim.clauses),
+        "formula": formula_digest(claim.clauses),
         "solver": PROOF_SOLVER,
         "checker": checker,
     }
     try:
         journal = Journal(args.journal, header, _schema(args.lines))
-    except ValueError as error:  # another run's journal, a foreign file, or in use
+    except (ValueError, OSError) as error:  # another run's, foreign, in use, unreadable
         print(f"sample-proofs: {error}", file=sys.stderr)
         return 2
     try:
@@ -189,13 +194,13 @@ def _round(
     when every word was dealt with, else the exit status."""
     base = cube_formula(claim)
     cubes = [cube_of(claim, word) for word in todo]
-    keep = [str(args.proofs / f"{word}.drup.gz") if args.proofs else None for word in todo]
-    jobs = [(base, claim.clauses, cube, path) for cube, path in zip(cubes, keep, strict=True)]
+    keep = args.proofs is not None
+    jobs = [(base, claim.clauses, cube, keep) for cube in cubes]
     children = fan_out(refute_and_check, jobs, lambda: args.workers, lambda: _STOP["asked"])
     with closing(children) as done:
         for index, answer in done:
             word = todo[index]
-            if _STOP["asked"]:  # a stop sent to the process group kills the children too
+            if answer is None and _STOP["asked"]:  # a stop sent to the group kills children
                 break
             if answer is None:
                 print(f"not refuted: the process proving cube {word} died (out of memory?)")
@@ -203,18 +208,25 @@ def _round(
             if answer == SATISFIABLE:
                 print(f"REFUTED: cube {word} holds {_placement(claim, cubes[index])}")
                 return 1
-            if answer.fault:
+            if answer.fault is not None:
                 print(f"rejected: cube {word}: the proof {answer.fault}")
                 return 1
-            record = (answer.steps, answer.proving, answer.checking, answer.proof, answer.kept)
             if answer.unchecked:
+                record = (answer.steps, answer.proving, 0.0, answer.proof, False)
                 journal.record(word + SPLIT, *record)
                 split.append(word)
                 print(
                     f"cube {word}: split {SPLIT_LINES} lines deeper: the proof {answer.unchecked}"
                 )
                 continue
-            journal.record(word, *record)
+            if answer.packed is not None:
+                try:
+                    _write(args.proofs / f"{word}.drup.gz", answer.packed)
+                except OSError as error:
+                    print(f"sample-proofs: cannot keep a proof: {error}", file=sys.stderr)
+                    return 2
+            kept = answer.packed is not None
+            journal.record(word, answer.steps, answer.proving, answer.checking, answer.proof, kept)
             print(
                 f"cube {word}: {answer.steps:,} steps, {answer.proving:,.1f} s proving, "
                 f"{answer.checking:,.1f} s checking",
@@ -247,8 +259,9 @@ def _extensions(word: str) -> list[str]:
 
 
 def _claim(args: argparse.Namespace) -> Claim:
-    """The formula the options describe; ``ValueError`` for a problem it cannot take
-    or a file it cannot read, :class:`ListedFault` for a listed placement that is wrong."""
+    """The formula the options describe; ``ValueError`` for a problem it cannot take or
+    a file it cannot parse, ``OSError`` for one it cannot read, :class:`ListedFault`
+    for a listed placement that is wrong."""
     if args.classes is not None:
         return listed_claim(args.classes)
     return bound_claim(args.n, args.optimum, args.white)
@@ -256,10 +269,7 @@ def _claim(args: argparse.Namespace) -> Claim:
 
 def listed_claim(path: Path) -> Claim:
     """ "Exactly m of each outside the classes listed in ``path``" (an optima file)."""
-    try:
-        listed = listed_formula(json.loads(path.read_text(encoding="utf-8")))
-    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
-        raise ValueError(f"{path} is not a file the optima command wrote") from None
+    listed = listed_formula(read_listing(path))
     statement = f"exactly {listed.m} of each on {listed.n}×{listed.n} outside the listed "
     statement += f"{listed.classes:,} classes"
     header = {"n": listed.n, "m": listed.m, "classes": listed.classes}
@@ -286,14 +296,6 @@ def cube_of(claim: Claim, word: str) -> list[int]:
     return [v if c == "1" else -v for v, c in zip(labels, word, strict=True)]
 
 
-def digest(clauses: Sequence[Sequence[int]]) -> str:
-    """A SHA-256 of the clauses, which pins the formula."""
-    hashed = hashlib.sha256()
-    for clause in clauses:
-        hashed.update(" ".join(map(str, clause)).encode() + b"\n")
-    return hashed.hexdigest()
-
-
 def cube_formula(claim: Claim) -> CubeFormula:
     """The claim's clauses as DIMACS lines, each cube's proof checked against them."""
     body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in claim.clauses)
@@ -316,6 +318,13 @@ def _placement(claim: Claim, cube: list[int]) -> str:
     return "; ".join(
         f"{army.name}: {found}" for army, found in zip(spec.armies, armies, strict=True)
     )
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all."""
+    partial = path.with_name(path.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, path)
 
 
 def _stop(signum: int, frame: object) -> None:
