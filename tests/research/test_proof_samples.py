@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from chessplace.research.crosscheck_optima import formula_digest
+from chessplace.research.cube_solving import formula_digest
 from chessplace.research.sample_proofs import (
     Claim,
     bound_claim,

@@ -16,7 +16,7 @@ import pytest
 
 from chessplace.certificates.checker.proofs import proof_fault
 from chessplace.research.checked_proofs import Refuted, refute_and_check
-from chessplace.research.crosscheck_optima import formula_digest
+from chessplace.research.cube_solving import formula_digest
 from chessplace.research.sample_proofs import (
     MOST_LINES,
     bound_claim,

@@ -65,9 +65,9 @@ def main(argv: Sequence[str]) -> int:
     if argv[0] not in COMMANDS:
         print(f"{PROG}: no command {argv[0]!r}\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(f"chessplace.research.{COMMANDS[argv[0]][0]}")
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
+        module = importlib.import_module(f"chessplace.research.{COMMANDS[argv[0]][0]}")
         status: int = module.main(list(argv[1:]))
     except KeyboardInterrupt:
         print(f"{argv[0]}: stopped before any work was kept", file=sys.stderr)

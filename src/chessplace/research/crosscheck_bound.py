@@ -38,7 +38,6 @@ computation by another algorithm, not a certificate.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import sys
 import time
@@ -49,7 +48,13 @@ from chessplace import Board, puzzles, square_name
 from chessplace.core.problem import Problem
 from chessplace.encodings.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.research.commands import prog
-from chessplace.research.cube_solving import Refuted, covers, refuted_schema, refuted_share
+from chessplace.research.cube_solving import (
+    Refuted,
+    covers,
+    formula_digest,
+    refuted_schema,
+    refuted_share,
+)
 from chessplace.research.splitting import (
     OVER,
     Refuting,
@@ -221,16 +226,13 @@ def _header(
     args: argparse.Namespace, clauses: list[list[int]], cubes: int, cut: TreeCut | None
 ) -> dict[str, object]:
     """The journal's header: the claim, and the formula pinned by a hash of its clauses."""
-    digest = hashlib.sha256()
-    for clause in clauses:
-        digest.update(" ".join(map(str, clause)).encode() + b"\n")
     header: dict[str, object] = {
         "n": args.n,
         "torus": args.torus,
         "white": args.white,
         "beyond": args.optimum + 1,
         "cubes": cubes,
-        "formula": digest.hexdigest(),
+        "formula": formula_digest(clauses),
     }
     if cut is not None:
         header["tree depth"] = args.tree_depth

@@ -42,7 +42,6 @@ It prints one line per stage and a verdict; exit 0 when the count is confirmed.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import json
 import os
@@ -66,7 +65,12 @@ from chessplace.certificates.writer.symmetries import confirmed_symmetries, symm
 from chessplace.core.board import parse_square
 from chessplace.core.placement import Placement
 from chessplace.research.commands import prog
-from chessplace.research.cube_solving import covers, refuted_schema, refuted_share
+from chessplace.research.cube_solving import (
+    covers,
+    formula_digest,
+    refuted_schema,
+    refuted_share,
+)
 from chessplace.research.splitting import (
     OVER,
     Refuting,
@@ -282,14 +286,6 @@ def _listing_fault(data: object) -> str | None:
     ):
         return "classes is not a list of white and black square lists"
     return None
-
-
-def formula_digest(clauses: Sequence[Sequence[int]]) -> str:
-    """A SHA-256 of the clauses, which pins the formula (and the blocked classes)."""
-    digest = hashlib.sha256()
-    for clause in clauses:
-        digest.update(" ".join(map(str, clause)).encode() + b"\n")
-    return digest.hexdigest()
 
 
 class EngineCut:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import multiprocessing
 import os
@@ -157,3 +158,11 @@ def refuted_schema(valid_key: Callable[[str], bool]) -> Schema:
         unit="cube",
         redone="solved again",
     )
+
+
+def formula_digest(clauses: Sequence[Sequence[int]]) -> str:
+    """A SHA-256 of the clauses, which pins a formula in a journal's header."""
+    digest = hashlib.sha256()
+    for clause in clauses:
+        digest.update(" ".join(map(str, clause)).encode() + b"\n")
+    return digest.hexdigest()

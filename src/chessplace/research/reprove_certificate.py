@@ -61,6 +61,7 @@ from chessplace.certificates.writer.proving import PROOF_SOLVER
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
 from chessplace.research.checked_proofs import SATISFIABLE, refute_and_check
 from chessplace.research.commands import prog
+from chessplace.research.cube_solving import formula_digest
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
 
@@ -227,10 +228,7 @@ def _read(path: Path) -> Certificate:
 
 def _header(certificate: Certificate) -> dict[str, object]:
     """The journal's header: the manifest and the formula, pinned by hashes."""
-    digest = hashlib.sha256()
-    for clause in certificate.formula.clauses:
-        digest.update(" ".join(map(str, clause)).encode() + b"\n")
-    return {"manifest": certificate.digest, "formula": digest.hexdigest()}
+    return {"manifest": certificate.digest, "formula": formula_digest(certificate.formula.clauses)}
 
 
 def _key(number: int, cubes: int) -> str:

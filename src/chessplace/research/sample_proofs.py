@@ -64,10 +64,10 @@ from chessplace.research.commands import prog
 from chessplace.research.crosscheck_bound import beyond
 from chessplace.research.crosscheck_optima import (
     ListedFault,
-    formula_digest,
     listed_formula,
     read_listing,
 )
+from chessplace.research.cube_solving import formula_digest
 from chessplace.research.sampling import SPLIT, SPLIT_LINES, done_so_far, settled_costs, shuffled
 from chessplace.runtime.journal import Journal, Schema, natural
 from chessplace.runtime.lifeline import fan_out
@@ -298,8 +298,7 @@ def cube_of(claim: Claim, word: str) -> list[int]:
 
 def cube_formula(claim: Claim) -> CubeFormula:
     """The claim's clauses as DIMACS lines, each cube's proof checked against them."""
-    body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in claim.clauses)
-    return CubeFormula(claim.variables, len(claim.clauses), body)
+    return CubeFormula.of_clauses(claim.variables, claim.clauses)
 
 
 def _placement(claim: Claim, cube: list[int]) -> str:

@@ -111,6 +111,8 @@ class Journal:
         self.done: dict[str, Any] = {}
         self._file: TextIO | None = None
         self._synced = 0.0
+        if path.exists() and not path.is_file():  # a folder, a device, a pipe
+            raise CheckpointMismatch(f"{path} is not a regular file")
         self._lock = FileLock(path)  # InUse (a ValueError) while another run has it
         try:
             if path.exists() and path.stat().st_size > 0:

@@ -98,6 +98,20 @@ def test_a_journal_says_how_its_header_differs(tmp_path: Path) -> None:
         Journal(path, {"n": 8, "piece": "Q"}, schema)
 
 
+@pytest.mark.parametrize("where", ["folder", "/dev/null"])
+def test_a_journal_that_is_not_a_regular_file_is_refused_untouched(
+    tmp_path: Path, where: str
+) -> None:
+    """A folder or a device as a journal (the research commands' --journal) is one
+    error, before a lock file is made beside it or anything is written."""
+    schema = Schema("chunk", Done, bool, bool, work="search", unit="chunk", redone="redone")
+    path = tmp_path if where == "folder" else Path(where)
+    before = sorted(path.parent.iterdir()) if where == "folder" else None
+    with pytest.raises(CheckpointMismatch, match=r"is not a regular file$"):
+        Journal(path, {"n": 8}, schema)
+    assert before is None or sorted(path.parent.iterdir()) == before
+
+
 def test_a_listing_stops_at_its_limit(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["count", "queens", "-n", "8", "--list", "--limit", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -413,8 +413,12 @@ class CubeFormula:
 
     @staticmethod
     def of(formula: Formula) -> CubeFormula:
-        body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in formula.clauses)
-        return CubeFormula(formula.variables, len(formula.clauses), body)
+        return CubeFormula.of_clauses(formula.variables, formula.clauses)
+
+    @staticmethod
+    def of_clauses(variables: int, clauses: Sequence[Sequence[int]]) -> CubeFormula:
+        body = "".join(" ".join(map(str, (*clause, 0))) + "\n" for clause in clauses)
+        return CubeFormula(variables, len(clauses), body)
 
     def with_units(self, cube: list[int]) -> str:
         units = "".join(f"{lit} 0\n" for lit in cube)
