@@ -297,7 +297,7 @@ def test_a_cube_whose_proof_is_too_large_to_check_is_split(tmp_path: Path) -> No
     from chessplace.research.records import figures
 
     folder = tmp_path
-    shown = figures(folder, {"journal": journal.name})
+    shown = figures(folder, {"journal": journal.name, "sample": 16})
     assert shown.pieces == 16 and shown.complete
     resumed = _run_with_memory_for(60_000, *options, "--journal", str(journal))
     assert resumed.returncode == 0 and "16 of the 16 drawn proved" in resumed.stdout
@@ -321,7 +321,10 @@ def test_the_tables_figures_of_a_sample_are_the_runs_own(tmp_path: Path) -> None
     assert done.returncode == 0, done.stdout + done.stderr
     projected = done.stdout.splitlines()[-2]
     assert projected.startswith("31 of 32 cubes in ") and "projected at" in projected
-    found = figures(tmp_path, {"journal": journal.name})
+    found = figures(tmp_path, {"journal": journal.name, "sample": 31})
     assert (found.pieces, found.unit, found.complete) == (31, "cube", False)
     assert found.steps == sum(r["steps"] for r in _records(journal)[1])
     assert found.sample == projected
+    unfinished = figures(tmp_path, {"journal": journal.name, "sample": 40})  # a draw cut short
+    assert unfinished.sample is not None and "projected" not in unfinished.sample
+    assert unfinished.sample.startswith("31 of the 40 cubes drawn refuted so far")

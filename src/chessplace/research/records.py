@@ -84,6 +84,8 @@ def figures(folder: Path, check: dict[str, Any]) -> Figures:
         done = _from_journal(folder / check["journal"])
         listed = _from_manifest(folder / check["manifest"])
         return replace(done, complete=done.pieces == listed.pieces and done.steps == listed.steps)
+    if "journal" in check and "sample" in check:  # a draw of cubes of a size set in advance
+        return _from_draw(folder / check["journal"], check["sample"])
     if "journal" in check:
         return _from_journal(folder / check["journal"])
     if "manifest" in check:
@@ -116,20 +118,6 @@ def _from_journal(path: Path) -> Figures:
             nodes=sum(r["nodes"] for r in records),
             placements=sum(counted) if counted else None,
         )
-    if header.get("format") == "chessplace-proof-sample-1":  # sample-proofs: cubes drawn
-        seconds = {r["cube"]: r["proving"] + r["checking"] for r in records}
-        drawn = {key.removesuffix(SPLIT)[: header["lines"]] for key in seconds}
-        costs = list(settled_costs(seconds, drawn).values())
-        whole = header["cubes"]
-        return Figures(
-            len(costs),
-            "cube",
-            len(costs) == whole,
-            len(costs) / whole,
-            math.fsum(seconds.values()),
-            steps=sum(r["steps"] for r in records if not r["cube"].endswith(SPLIT)),  # checked
-            sample=done_so_far(costs, whole, unit="cubes"),
-        )
     if "manifest" in header:  # proofs made again and checked
         return Figures(
             len(records),
@@ -145,6 +133,34 @@ def _from_journal(path: Path) -> Figures:
         return Figures(len(words), "cube", covers(words), refuted_share(words), seconds)
     return Figures(
         len(words), "cube", len(words) == header["cubes"], len(words) / header["cubes"], seconds
+    )
+
+
+def _from_draw(path: Path, size: int) -> Figures:
+    """A sample-proofs journal of a draw of ``size`` cubes: its cubes settled (a cube
+    split counted once all its parts are), the proof steps checked, the CPU seconds,
+    and the projection of the whole once the draw is finished (a stopped draw leans
+    low: the cube under way, more likely a slow one, is left out)."""
+    header, records = journal_records(path)
+    seconds = {r["cube"]: r["proving"] + r["checking"] for r in records}
+    drawn = {key.removesuffix(SPLIT)[: header["lines"]] for key in seconds}
+    costs = list(settled_costs(seconds, drawn).values())
+    whole = header["cubes"]
+    if len(costs) >= size:
+        sample = done_so_far(costs, whole, unit="cubes")
+    else:
+        sample = (
+            f"{len(costs):,} of the {size:,} cubes drawn refuted so far, in "
+            f"{math.fsum(seconds.values()):,.0f} CPU-s; no projection until the draw is finished"
+        )
+    return Figures(
+        len(costs),
+        "cube",
+        len(costs) == whole,
+        len(costs) / whole,
+        math.fsum(seconds.values()),
+        steps=sum(r["steps"] for r in records if not r["cube"].endswith(SPLIT)),  # checked
+        sample=sample,
     )
 
 
