@@ -324,7 +324,7 @@ def test_the_tables_figures_of_a_sample_are_the_runs_own(tmp_path: Path) -> None
     found = figures(tmp_path, {"journal": journal.name, "sample": 31})
     assert (found.pieces, found.unit, found.complete) == (31, "cube", False)
     assert found.steps == sum(r["steps"] for r in _records(journal)[1])
-    assert found.sample == projected
+    assert found.sample == f"all 31 cubes drawn refuted; {projected}"
     unfinished = figures(tmp_path, {"journal": journal.name, "sample": 40})  # a draw cut short
     assert unfinished.sample is not None and "projected" not in unfinished.sample
     assert unfinished.sample.startswith("31 of the 40 cubes drawn refuted so far")

@@ -147,7 +147,8 @@ def _from_draw(path: Path, size: int) -> Figures:
     costs = list(settled_costs(seconds, drawn).values())
     whole = header["cubes"]
     if len(costs) >= size:
-        sample = done_so_far(costs, whole, unit="cubes")
+        sample = f"all {len(costs):,} cubes drawn refuted; "
+        sample += done_so_far(costs, whole, unit="cubes")
     else:
         sample = (
             f"{len(costs):,} of the {size:,} cubes drawn refuted so far, in "
