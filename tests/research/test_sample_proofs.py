@@ -23,7 +23,7 @@ from chessplace.research.sample_proofs import (
     cube_formula,
     cube_of,
 )
-from chessplace.research.sampling import shuffled
+from chessplace.research.sampling import done_so_far, shuffled
 
 pytest.importorskip("pysat")
 pytest.importorskip("dratify")
@@ -328,3 +328,9 @@ def test_the_tables_figures_of_a_sample_are_the_runs_own(tmp_path: Path) -> None
     unfinished = figures(tmp_path, {"journal": journal.name, "sample": 40})  # a draw cut short
     assert unfinished.sample is not None and "projected" not in unfinished.sample
     assert unfinished.sample.startswith("31 of the 40 cubes drawn refuted so far")
+    first = figures(tmp_path, {"journal": journal.name, "sample": 30})  # cubes past the draw
+    records = _records(journal)[1]
+    draw = shuffled(["".join(c) for c in itertools.product("10", repeat=5)], 1)[:30]
+    seconds = {r["cube"]: r["proving"] + r["checking"] for r in records}
+    expected = done_so_far([seconds[word] for word in draw], 32, unit="cubes")
+    assert first.pieces == 31 and first.sample == f"all 30 cubes drawn refuted; {expected}"

@@ -9,6 +9,7 @@ under ``"recorded"`` in ``sequence.json``, taken from its output file.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from chessplace.research.cube_solving import covers, refuted_share
-from chessplace.research.sampling import SPLIT, done_so_far, settled_costs
+from chessplace.research.sampling import SPLIT, done_so_far, settled_costs, shuffled
 from chessplace.research.splitting import OVER
 
 SEQUENCES = (
@@ -137,32 +138,39 @@ def _from_journal(path: Path) -> Figures:
 
 
 def _from_draw(path: Path, size: int) -> Figures:
-    """A sample-proofs journal of a draw of ``size`` cubes: its cubes settled (a cube
-    split counted once all its parts are), the proof steps checked, the CPU seconds,
-    and the projection of the whole once the draw is finished (a stopped draw leans
-    low: the cube under way, more likely a slow one, is left out)."""
+    """A sample-proofs journal whose draw is the first ``size`` cubes of its seeded
+    order: the cubes settled (a cube split counted once all its parts are), the
+    proof steps checked, the CPU seconds, and, once every cube of the draw is
+    settled, the projection of the whole from those cubes alone (cubes settled past
+    the draw, or a draw cut short, would lean low: the slow cubes finish last)."""
     header, records = journal_records(path)
     seconds = {r["cube"]: r["proving"] + r["checking"] for r in records}
-    drawn = {key.removesuffix(SPLIT)[: header["lines"]] for key in seconds}
-    costs = list(settled_costs(seconds, drawn).values())
-    whole = header["cubes"]
-    if len(costs) >= size:
-        sample = f"all {len(costs):,} cubes drawn refuted; "
-        sample += done_so_far(costs, whole, unit="cubes")
+    lines, whole = header["lines"], header["cubes"]
+    order = shuffled(["".join(s) for s in itertools.product("10", repeat=lines)], _seed(header))
+    settled = settled_costs(seconds, {key.removesuffix(SPLIT)[:lines] for key in seconds})
+    drawn = settled_costs(seconds, order[:size])
+    if len(drawn) == size:
+        sample = f"all {size:,} cubes drawn refuted; "
+        sample += done_so_far(list(drawn.values()), whole, unit="cubes")
     else:
         sample = (
-            f"{len(costs):,} of the {size:,} cubes drawn refuted so far, in "
+            f"{len(drawn):,} of the {size:,} cubes drawn refuted so far, in "
             f"{math.fsum(seconds.values()):,.0f} CPU-s; no projection until the draw is finished"
         )
     return Figures(
-        len(costs),
+        len(settled),
         "cube",
-        len(costs) == whole,
-        len(costs) / whole,
+        len(settled) == whole,
+        len(settled) / whole,
         math.fsum(seconds.values()),
         steps=sum(r["steps"] for r in records if not r["cube"].endswith(SPLIT)),  # checked
         sample=sample,
     )
+
+
+def _seed(header: dict[str, Any]) -> int:
+    """The seed of a journal's shuffled order ("shuffled, seed S")."""
+    return int(str(header["order"]).removeprefix("shuffled, seed "))
 
 
 def _from_manifest(path: Path) -> Figures:
