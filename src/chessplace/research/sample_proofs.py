@@ -24,14 +24,19 @@ proving and checking; a proof of at most 1 MiB gzipped is written to
 ``--proofs DIR`` (``WORD.drup.gz``, the word being the cube's labels, "1"
 white) to be kept, by this process after the check (exit 2 when it cannot be
 written), so that no proof there lacks its record. Glucose is deterministic
-here, so a cube proved again gives the same proof and hash.
+here, so a cube proved again gives the same proof and hash. A cube whose proof
+is too large to check in the memory here is journaled as ``WORD+`` (the
+attempt's steps, hash and seconds) and split into the labellings of the next
+two lines, each refuted the same way, up to four splits deep; its cost is the
+attempt's and its parts'.
 
 The cubes refuted are a uniform sample of all of them, so they project what
 refuting the whole would cost, with a 95% interval (:mod:`sampling`). A
 satisfiable cube refutes the claim: its placement is printed (exit 1), as is a
 proof dratify rejects. A rerun resumes; a larger ``--sample`` goes on with the
 same draw. Ctrl-C or SIGTERM stops it (exit 3, the refuted cubes kept); exit 4
-when a child died without an answer (out of memory?), which proves nothing.
+when a child died without an answer (out of memory?) or a proof is still too
+large at the deepest split, which proves nothing.
 """
 
 from __future__ import annotations
