@@ -52,7 +52,7 @@ def _stopped_run(tmp_path: Path, stop: signal.Signals, *args: str) -> tuple[int,
             assert process.poll() is None, process.communicate()
             time.sleep(0.05)
         ready = _cpu_seconds(process.pid)
-        while _cpu_seconds(process.pid) < ready + 0.5:  # the four steps take milliseconds
+        while _cpu_seconds(process.pid) < ready + 3.0:  # the steps take milliseconds, once compiled
             time.sleep(0.05)
         process.send_signal(stop)
         out, err = process.communicate(timeout=60)
