@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chessplace import api
-from chessplace.core.board import Board
-from chessplace.core.pieces import QUEEN, ROOK, piece_from_text
+from chessplace.core.board import Board, Square
+from chessplace.core.pieces import QUEEN, ROOK, Piece, piece_from_text
 from chessplace.core.problem import Army, Problem
 from chessplace.core.puzzles import amazons, queens, queens_and_pawns
 from chessplace.core.result import Status
@@ -202,3 +202,37 @@ def test_what_the_counter_refuses_with_a_position() -> None:
 def test_a_time_limit_stops_the_count_while_it_chooses_the_pawns() -> None:
     result = api.count(queens_and_pawns(Board.square(14), 3), unique=True, time_limit=0.5)
     assert result.status is Status.PARTIAL and result.unique is None
+
+
+def _same_rank_pairs(n: int) -> list[tuple[Square, Square]]:
+    """Every pair of squares on one rank of an n×n board, on its lower half (the rest
+    are their mirror images)."""
+    return [((a, y), (b, y)) for y in range(-(-n // 2)) for a in range(n) for b in range(a + 1, n)]
+
+
+@pytest.mark.parametrize(("n", "piece"), [(4, QUEEN), (5, QUEEN), (6, QUEEN), (5, ROOK)])
+def test_two_given_pieces_on_one_rank_are_counted_as_cpsat_counts(n: int, piece: Piece) -> None:
+    """Two given pieces in one row segment attack each other: no placement (the counter
+    once pinned the first and dropped the second)."""
+    for pair in _same_rank_pairs(n):
+        problem = Problem(
+            "position", Board.square(n), (Army("white", piece, n, n),), given=(frozenset(pair),)
+        )
+        ours = api.count(problem, unique=True, solver="bitboard")
+        theirs = api.count(problem, unique=True, solver="cpsat")
+        assert (ours.count, ours.unique) == (theirs.count, theirs.unique) == (0, 0), pair
+
+
+@pytest.mark.parametrize("n", [6, 7])
+def test_a_placed_pawn_between_two_given_queens_parts_them(n: int) -> None:
+    """With a pawn to place, two given queens on one rank are an answer only when the
+    pawn stands between them."""
+    board = Board.square(n)
+    answered = 0
+    for pair in _same_rank_pairs(n):
+        problem = replace(queens_and_pawns(board, 1), given=(frozenset(pair),))
+        ours = api.count(problem, unique=True, solver="bitboard")
+        theirs = api.count(problem, unique=True, solver="cpsat")
+        assert (ours.count, ours.unique) == (theirs.count, theirs.unique), pair
+        answered += bool(ours.count)
+    assert answered  # some pairs are parted by a pawn

@@ -256,3 +256,30 @@ def test_the_http_api_takes_the_same_keys() -> None:
         assert refused.json()["detail"] == "blocked: expected a list of squares, not 5"
         two = client.post("/api/solve", json={"puzzle": "queens", "n": 8, "given": ["Qd1", "Qd1"]})
         assert two.status_code == 400 and "two given pieces" in two.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        "queens -n 8 --given Qa1,Qc1",
+        "queens -n 4 --given Qd1,Qb1",
+        "independent --piece rook -n 7 --exactly 7 --given Rb3,Rg3",
+        "queens -n 7 --given Qa1,Qe1 --pawns d4 --exactly 8",
+        "queens -n 4 --given Qd3,Qa3 --unique",
+        "queens -n 6 --given Qf5,Qa5 --unique",
+        "queens -n 6 --given Qc1,Qd1 --unique",
+    ],
+)
+def test_two_given_pieces_that_attack_on_a_rank_count_none(
+    capsys: pytest.CaptureFixture[str], args: str
+) -> None:
+    code, out, _ = run(capsys, "count", *args.split(), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["count"] == 0, data
+    assert data.get("unique", 0) == 0
+
+
+def test_two_given_queens_that_attack_count_none_over_http() -> None:
+    with TestClient(create_app(Limits(grace_seconds=30))) as client:
+        body = {"puzzle": "queens", "n": 4, "given": ["Qd1", "Qb1"]}
+        assert client.post("/api/count", json=body).json()["count"] == 0

@@ -173,10 +173,12 @@ def layout(position: Position, pawn_set: PawnSet) -> Layout | None:
                 usable = True
         if ends and rows[-1] == y:
             ends[-1] = 1
-    for square in position.given:  # a given queen is its segment's only square
-        x, y = square
-        for s, (mask, row) in enumerate(zip(segs, rows, strict=True)):
+    whole = tuple(segs)
+    for x, y in position.given:  # a given queen is its segment's only square
+        for s, (mask, row) in enumerate(zip(whole, rows, strict=True)):
             if row == y and mask >> x & 1:
+                if segs[s] != mask:  # two given queens in one segment attack each other
+                    return None
                 segs[s] = 1 << x
     pawn_rows = [sum(1 << x for x in range(n) if is_pawn[y][x]) for y in range(n)]
     # Every file segment holds a queen when there are no more of them than queens:
