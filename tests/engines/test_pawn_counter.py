@@ -22,6 +22,7 @@ from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.bitboard.pawns import Position, dihedral_image, pawn_classes
 from chessplace.engines.registry import ENGINES, choose
+from chessplace.runtime.control import Control, Progress
 
 UNIQUE = {1: "A103331", 2: "A129552", 3: "A129554"}
 
@@ -202,6 +203,31 @@ def test_what_the_counter_refuses_with_a_position() -> None:
 def test_a_time_limit_stops_the_count_while_it_chooses_the_pawns() -> None:
     result = api.count(queens_and_pawns(Board.square(14), 3), unique=True, time_limit=0.5)
     assert result.status is Status.PARTIAL and result.unique is None
+
+
+def _stages(problem: Problem) -> list[str]:
+    """The messages the bitboard counter reports while counting ``problem``."""
+    said: list[str] = []
+
+    def watch(progress: Progress) -> None:
+        if progress.message:
+            said.append(progress.message)
+
+    api.count(problem, solver="bitboard", control=Control(on_progress=watch))
+    return said
+
+
+def test_it_says_it_chooses_the_pawns_squares_only_with_pawns_to_place() -> None:
+    """Given pieces, blocked squares or given pawns alone leave no pawn to choose."""
+    board = Board.square(8)
+    choosing = "choosing the pawns' squares"
+    given = replace(queens(board), given=(frozenset({(0, 0), (2, 0)}),))
+    blocked = replace(queens(board), blocked=frozenset({(3, 3)}))
+    placed = replace(queens(Board.square(6)), pawns=frozenset({(2, 2)}))
+    placed = replace(placed, armies=(replace(placed.armies[0], minimum=7, maximum=7),))
+    for problem in (given, blocked, placed):
+        assert choosing not in _stages(problem), problem
+    assert choosing in _stages(queens_and_pawns(Board.square(6), 1))
 
 
 def _same_rank_pairs(n: int) -> list[tuple[Square, Square]]:

@@ -141,7 +141,10 @@ def run_pawn_count(
     subproblem not already in the checkpoint; stop early on request, as
     :func:`run_count` does. ``Tally.canonical`` counts the classes under the
     position's symmetries."""
-    control.report(count=0, message="choosing the pawns' squares")
+    # Only a count with pawns to place chooses their squares; with none the classes
+    # are the one set of given pawns, found at once: no stage worth naming.
+    choosing = "choosing the pawns' squares" if position.free_pawns else ""
+    control.report(count=0, message=choosing)
     classes = pawn_classes(position, lambda: control.stopped)
     if classes is None:
         return Tally(0, 0, finished=False, resumed=0)
