@@ -1,7 +1,7 @@
 """A certificate's proof honours the time limit, Ctrl-C and SIGTERM: it stops within
-seconds, keeps the answer's exit code, says so in one line and leaves no certificate
-(and no process) behind. a(10) = 14: the engine answers in seconds, the proof takes
-minutes."""
+seconds, exits 3 (stopped: the certificate asked for was not written) with the answer
+still printed, says so in one line and leaves no certificate (and no process) behind.
+a(10) = 14: the engine answers in seconds, the proof takes minutes."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_the_time_limit_stops_the_proof(tmp_path: Path) -> None:
     assert time.monotonic() - started < limit + 15, err
     lines = [line for line in err.splitlines() if "certificate" in line]
     if json.loads(out)["status"] == "optimal":
-        assert code == 0
+        assert code == 3
         assert lines == [
             "chessplace: no certificate: stopped by the time limit before it was complete;"
             " none written"
@@ -90,10 +90,45 @@ def test_sigterm_stops_the_proof_and_its_processes(tmp_path: Path) -> None:
     stopped = time.monotonic()
     code, out, err = finish(process, 60)
     assert time.monotonic() - stopped < 10, err
-    assert code == 0 and json.loads(out)["status"] == "optimal"
+    assert code == 3 and json.loads(out)["status"] == "optimal"
     assert "no certificate: stopped (Ctrl-C or SIGTERM)" in err and "Traceback" not in err
     time.sleep(1)
     assert group(process.pid) == []
+    assert_nothing_left(tmp_path / "c")
+
+
+@pytest.mark.parametrize(
+    ("command", "answer"),
+    [
+        (["optimize", "peaceable-queens", "-n", "4"], "optimal"),
+        (["solve", "queens", "-n", "3"], "infeasible"),
+    ],
+)
+def test_a_proof_stopped_by_a_signal_exits_3_whatever_the_answer(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    answer: str,
+) -> None:
+    """A proof stopped by Ctrl-C or SIGTERM (here: the writer says so at once) makes
+    the run exit 3, stopped, not the answer's 0 or 1: a script that asked for a
+    certificate can tell that none was written. The answer is still printed."""
+    from chessplace.certificates.writer import certificate
+    from chessplace.certificates.writer.proving import StoppedProving
+    from chessplace.faces.cli import main
+
+    def stopped(*arguments: object) -> str:
+        raise StoppedProving
+
+    monkeypatch.setattr(certificate, "write_certificate", stopped)
+    code = main([*command, "--json", "--certificate", str(tmp_path / "c")])
+    out, err = capsys.readouterr()
+    assert code == 3 and json.loads(out)["status"] == answer, (code, out, err)
+    assert err.splitlines()[-1] == (
+        "chessplace: no certificate: stopped (Ctrl-C or SIGTERM) before it was complete;"
+        " none written"
+    ), err
     assert_nothing_left(tmp_path / "c")
 
 

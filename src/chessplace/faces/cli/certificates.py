@@ -23,11 +23,12 @@ from chessplace.runtime.control import Control
 
 def certify(
     arguments: argparse.Namespace, problem: Problem, task: str, result: Result, started: float
-) -> None:
+) -> bool:
     """Write the certificate ``--certificate`` asks for, and say so on stderr; an
     answer that is not proven gets a one-line note instead. The certificate gets
     what is left of ``--time-limit`` (counted from ``started``, a monotonic time)
-    and stops at Ctrl-C or SIGTERM, leaving no certificate behind."""
+    and stops at Ctrl-C or SIGTERM, leaving no certificate behind. Whether it was
+    stopped so (the run then exits 3, stopped, whatever the answer was)."""
     from chessplace.certificates.writer.certificate import (
         CannotCertify,
         write_certificate,
@@ -37,6 +38,7 @@ def certify(
     command = shlex.join(["chessplace", *sys.argv[1:]])
     limit = arguments.time_limit
     left = None if limit is None else limit - (time.monotonic() - started)
+    stopped = False
     try:
         if left is not None and left <= 0:
             raise StoppedProving
@@ -48,11 +50,13 @@ def certify(
     except StoppedProving:
         why = "by the time limit" if _expired(started, limit) else "(Ctrl-C or SIGTERM)"
         line = f"no certificate: stopped {why} before it was complete; none written"
+        stopped = True
     except CannotCertify as error:
         line = f"no certificate: {error}"
     except ImportError:
         raise UsageError("certificates need: pip install 'chessplace[certify]'") from None
     print(f"chessplace: {line}", file=sys.stderr)
+    return stopped
 
 
 def _expired(started: float, limit: float | None) -> bool:

@@ -2,8 +2,10 @@
 
 0 answered; 1 the answer is no (infeasible, or verify found a broken rule);
 2 bad input; 3 stopped by a time limit or a signal before a definite answer
-(the best found so far is still printed); 130 interrupted with nothing to report
-(the shell's code for a Ctrl-C): while the engines load, or a certificate check.
+(the best found so far is still printed), or before the certificate asked for was
+complete (the answer is printed, no certificate written); 130 interrupted with
+nothing to report (the shell's code for a Ctrl-C): while the engines load, or a
+certificate check.
 A reader that leaves early (a broken pipe) does not change the code of an answer
 already settled (:func:`answer_written`).
 """

@@ -71,7 +71,8 @@ def report(arguments: argparse.Namespace, problem: Problem, task: str, result: R
                 print(f"why: {conflict.describe(problem)}")
     if getattr(arguments, "certificate", None):
         with answer_written():  # its one line goes to standard error
-            certify(arguments, problem, task, result, arguments.started)
+            if certify(arguments, problem, task, result, arguments.started):
+                return EXIT_STOPPED  # the certificate asked for was stopped: none written
     return exit_code(task, result)
 
 
