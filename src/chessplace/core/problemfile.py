@@ -300,7 +300,7 @@ def to_data(problem: Problem) -> dict[str, Any]:
     data: dict[str, Any] = {
         "puzzle": problem.puzzle,
         "board": board_data,
-        "armies": [_army_data(army) for army in problem.armies],
+        "armies": [_army_data(army, board) for army in problem.armies],
         "rules": {
             "independent": problem.independent,
             "dominating": problem.dominating
@@ -312,7 +312,7 @@ def to_data(problem: Problem) -> dict[str, Any]:
     }
     if problem.given:
         data["given"] = [
-            {"army": army.name, "piece": _piece_text(army.piece), "square": name}
+            {"army": army.name, "piece": _piece_text(army.piece, board), "square": name}
             for index, army in enumerate(problem.armies)
             for name in square_names(problem.given_of(index))
         ]
@@ -321,10 +321,10 @@ def to_data(problem: Problem) -> dict[str, Any]:
     return data
 
 
-def _army_data(army: Army) -> dict[str, Any]:
+def _army_data(army: Army, board: Board) -> dict[str, Any]:
     data: dict[str, Any] = {
         "name": army.name,
-        "piece": _piece_text(army.piece),
+        "piece": _piece_text(army.piece, board),
         "min": army.minimum,
     }
     if army.maximum is not None:
@@ -334,10 +334,18 @@ def _army_data(army: Army) -> dict[str, Any]:
     return data
 
 
-def _piece_text(piece: Piece) -> str:
-    """The piece's name where it is a named piece, else its Betza notation."""
+def _piece_text(piece: Piece, board: Board) -> str:
+    """The piece's name where it names it on ``board``: a named piece, or the Betza text
+    it was given as (``R4`` on 5×5 rides across the board, its moves those of the rook
+    there, yet it reads back as ``R4``, not as the rook); else its Betza notation."""
     named = NAMED_PIECES.get(piece.name)
-    return piece.name if named is not None and named.moves == piece.moves else piece.betza
+    if named is not None:
+        return piece.name if named.moves == piece.moves else piece.betza
+    try:
+        written = piece_from_text(piece.name).on(board)
+    except ValueError:  # a name that is not Betza text (a Piece made in Python)
+        return piece.betza
+    return piece.name if written == piece else piece.betza
 
 
 def _known(data: dict[str, Any], keys: frozenset[str], prefix: str) -> None:

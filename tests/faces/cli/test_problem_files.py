@@ -320,3 +320,40 @@ def test_brackets_inside_names_are_not_nesting(tmp_path: Path, form: str) -> Non
     deep = ('{"a": ' + "[" * 7 + '"x"' + "]" * 7 + "}") if form == "json" else "a = " + "[" * 7
     with pytest.raises(ValueError, match="nested deeper"):
         from_text(deep, form)  # type: ignore[arg-type]
+
+
+# --- a piece's own notation survives its file -----------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 5])
+@pytest.mark.parametrize("piece", ["W2", "NN", "R4", "B", "Q", "K", "N", "QN", "WD", "F2N"])
+def test_print_problem_keeps_the_piece_it_was_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, n: int, piece: str
+) -> None:
+    """A Betza piece is printed as the user wrote it (or as its name): ``R4`` on 5×5,
+    or ``W2`` on 3×3, rides across the board like a rook there, but was once printed
+    ``WW`` and read back as the rook. Solving the printed file answers as the options
+    did, with the same piece."""
+    argv = ["optimize", "dominating", "--piece", piece, "-n", str(n), "--solver", "cpsat"]
+    assert main([*argv, "--json"]) == 0
+    expected = json.loads(capsys.readouterr()[0])
+    for form in ("toml", "json"):
+        assert main([*argv, "--print-problem", form]) == 0
+        printed, _ = capsys.readouterr()
+        data = tomllib.loads(printed) if form == "toml" else json.loads(printed)
+        assert piece_from_text(data["armies"][0]["piece"]).name == piece_from_text(piece).name
+        path = tmp_path / f"problem.{form}"
+        path.write_text(printed)
+        assert read_problem(path) == problem_from(parse(argv))
+        assert main(["optimize", str(path), "--solver", "cpsat", "--json"]) == 0
+        answer = json.loads(capsys.readouterr()[0])
+        for key in ("status", "objective", "bound", "armies"):
+            assert answer[key] == expected[key], (form, key)
+
+
+def test_print_problem_refuses_a_piece_with_directions(capsys: pytest.CaptureFixture[str]) -> None:
+    """``fWbF`` (forward wazir, backward ferz) moves unlike in every direction: refused
+    in one line, nothing printed."""
+    assert main(["solve", "dominating", "--piece", "fWbF", "-n", "5", "--print-problem"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Betza modifier 'f'" in err
