@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import tomllib
+
 import pytest
 
 from chessplace import (
@@ -19,6 +22,7 @@ from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.registry import ENGINES, NoSolver, choose
 from tests.conftest import assert_valid
+from tests.paths import ROOT
 
 SQUARE = Board.square
 
@@ -231,6 +235,36 @@ def test_every_engine_is_registered_with_its_tasks() -> None:
     }
     with pytest.raises(NoSolver, match="choose from"):
         solve(puzzles.queens(SQUARE(4)), solver="gurobi")
+
+
+def _extras() -> dict[str, list[str]]:
+    """pyproject.toml's extras, each with the names of the packages it installs."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        extras = tomllib.load(file)["project"]["optional-dependencies"]
+    return {
+        extra: [re.split(r"[\[<>=!~; ]", r)[0] for r in needs] for extra, needs in extras.items()
+    }
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_an_engine_not_installed_names_an_extra_that_installs_it(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The hint names an extra of pyproject.toml that installs the engine's package
+    (there is no chessplace[bitboard], [lines], [regions] or [heuristic])."""
+    engine = ENGINES[name]
+    monkeypatch.setattr(type(engine), "available", lambda self: False)
+    with pytest.raises(NoSolver, match="is not installed") as refused:
+        choose(puzzles.queens(SQUARE(4)), Task.SOLVE, name)
+    hint = re.fullmatch(
+        r"solver '\w+' is not installed: pip install '(chessplace(\[(\w+)\])?)'", str(refused.value)
+    )
+    assert hint, refused.value
+    extra = hint.group(3)
+    if engine.package is None:
+        assert extra is None  # it needs nothing more
+    else:
+        assert extra in _extras() and engine.package in _extras()[extra], (name, extra)
 
 
 @pytest.mark.parametrize("encoding", ["seqcounter", "totalizer", "cardnetwrk", "sortnetwrk"])

@@ -37,6 +37,26 @@ REGION_PREFERENCE: dict[Task, tuple[str, ...]] = {
 }
 
 
+EXTRA_OF_PACKAGE: dict[str, str] = {"numba": "count", "ortools": "cpsat", "python-sat": "sat"}
+"""The extra of pyproject.toml that installs each package an engine needs."""
+EXTRA_OF_ENGINE: dict[str, str] = {"gpu": "gpu"}
+"""Engines that need more than their package: the GPU counter needs numba-cuda too."""
+
+
+def install_extra(engine: Engine) -> str | None:
+    """The extra of pyproject.toml that installs what ``engine`` needs; ``None`` for an
+    engine that needs nothing beyond chessplace itself."""
+    if engine.name in EXTRA_OF_ENGINE:
+        return EXTRA_OF_ENGINE[engine.name]
+    return None if engine.package is None else EXTRA_OF_PACKAGE.get(engine.package)
+
+
+def install_hint(engine: Engine) -> str:
+    """What to install for ``engine``: the pip command naming its extra."""
+    extra = install_extra(engine)
+    return "pip install 'chessplace'" if extra is None else f"pip install 'chessplace[{extra}]'"
+
+
 class NoSolver(ValueError):
     """No engine can run the task; the message names the choices."""
 
@@ -85,10 +105,7 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     if name is not None:
         engine = _named(name, options, task)
         if not engine.available():
-            raise NoSolver(
-                f"solver {name!r} is not installed: pip install "
-                f"'chessplace[{'cpsat' if name == 'cpsat' else name}]'"
-            )
+            raise NoSolver(f"solver {name!r} is not installed: {install_hint(engine)}")
         reason = engine.refusal(problem, task)
         if reason and implied:
             given = ", ".join(sorted(options))
