@@ -218,6 +218,25 @@ def test_the_layout_page_names_every_room() -> None:
         assert f"`{room}`" in page, room
 
 
+MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:work|root|home|Users|tmp)/[^\s`)]*")
+"""A path of the machine the project was made on (``/work/...``, ``/root/...``)."""
+
+
+def test_no_page_names_a_path_of_the_development_machine() -> None:
+    """Commands in the docs name paths relative to the repository, which work in any
+    clone, never where the project happened to live (benchmarks-csplib.md once did)."""
+    found = [
+        f"{page.relative_to(ROOT)}:{number}: {match}"
+        for page in PAGES
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        for match in MACHINE_PATH.findall(line)
+    ]
+    assert found == []
+    assert MACHINE_PATH.findall("--csplib /work/.mirror/x and ../csplib, results/a1/") == [
+        "/work/.mirror/x"
+    ]
+
+
 # --- README: one screen or two, pointing into the docs ----------------------------------
 
 

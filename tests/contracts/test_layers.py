@@ -165,3 +165,28 @@ def test_the_page_scripts_import_one_another_without_circles() -> None:
     graph = _script_graph()
     assert graph.get("app.js")
     assert _cycle(graph) == []
+
+
+def _documented() -> dict[str, set[str]]:
+    """The rooms each room may import, as docs/explanation/layout.md's table says."""
+    page = (PACKAGE.parents[1] / "docs" / "explanation" / "layout.md").read_text("utf-8")
+    table = page.split("| room | may import | why |", 1)[1].split("\n\n", 1)[0]
+    said: dict[str, set[str]] = {}
+    for row in table.strip().splitlines()[1:]:
+        rooms, imports, _ = (cell.strip() for cell in row.strip("|").split("|"))
+        allowed = set() if imports == "nothing" else set(imports.split(", "))
+        for room in re.findall(r"`([\w.]+)`", rooms):
+            said[room] = allowed
+    return said
+
+
+def test_the_layout_page_says_what_the_contract_enforces() -> None:
+    """docs/explanation/layout.md's table of who may import whom is ``ALLOWED``, the
+    package's own ``__init__`` aside (the faces, it once said, might import everything
+    but research)."""
+    expected = {
+        room: allowed - {"chessplace"}
+        for room, allowed in ALLOWED.items()
+        if room not in ("chessplace", "certificates")
+    }
+    assert _documented() == expected
