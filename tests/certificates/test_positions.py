@@ -21,12 +21,14 @@ import pytest
 from chessplace import Board, puzzles
 from chessplace.certificates.checker.formula import (
     claim_bounds,
+    lex_order,
     refutation_formula,
     rule_clauses,
     symmetry_fault,
 )
 from chessplace.certificates.checker.spec import Spec, SpecError
 from chessplace.certificates.checker.witness import witness_fault
+from chessplace.certificates.writer import cubes
 from chessplace.certificates.writer.certificate import spec_of
 from chessplace.certificates.writer.symmetries import (
     confirmed_symmetries,
@@ -37,6 +39,7 @@ from chessplace.core.placement import Placement
 from chessplace.core.position import with_position
 from chessplace.core.problem import Problem
 from chessplace.faces.cli import main
+from chessplace.runtime.control import Control
 from tests.certified import manifest_of, rehash, seal
 
 pytest.importorskip("pysat", reason="certificates are written with python-sat")
@@ -382,3 +385,53 @@ def test_pawns_are_refused_in_one_line(
     assert code == 2 and not out and err.count("\n") == 1, err
     assert "certificates do not cover pawns yet" in err
     assert not (tmp_path / "c").exists()
+
+
+BLOCKED_LINES = ("a1", "a1,b1,c1,d1,e1,f1", "c3,d4")
+"""Blocked squares on the first ranks and files the line engine labels (a corner, a
+whole rank), and off them (two inner squares)."""
+
+
+@pytest.mark.parametrize("blocked", BLOCKED_LINES)
+def test_the_tree_cubes_with_blocked_squares_label_the_formulas_whole_lines(blocked: str) -> None:
+    """The line engine leaves blocked squares out of its lines, the certified formula
+    keeps them (rides pass over them): each cube's literal at depth p is a label of
+    the p-th rank or file of the formula's lex order, blocked squares and all."""
+    problem = problem_of(puzzles.peaceable_queens(Board.square(6)), blocked, None)
+    spec = spec_of(problem)
+    found = cubes.tree_cubes(problem, spec, 6, Control(), depth=4)
+    order = lex_order(spec)
+    assert len(found) > 4 and max(len(cube) for cube in found) == 4
+    for cube in found:
+        assert all(v in order[2 * p : 2 * p + 2] for p, v in enumerate(cube)), cube
+
+
+@pytest.fixture
+def split_from_6x6(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards from 6×6 split into cubes along the line engine's tree, as from 8×8."""
+    monkeypatch.setattr(cubes, "SPLIT_FROM_SIDE", 6)
+
+
+@checks_proofs
+@pytest.mark.usefixtures("split_from_6x6")
+@pytest.mark.parametrize(
+    ("position", "split"),
+    [
+        *((("--blocked", blocked), True) for blocked in BLOCKED_LINES),
+        (("--blocked", "a1", "--armies", "3"), False),  # the tree labels two armies only
+        (("--armies", "3"), False),
+    ],
+)
+def test_a_split_certificate_with_blocked_squares_is_written_and_checked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, position: tuple[str, ...], split: bool
+) -> None:
+    """As ``optimize peaceable-queens -n 8 --blocked a1`` is: its refutation cut into
+    cubes along the line engine's tree (two armies), one proof for three armies."""
+    args = ("optimize", "peaceable-queens", "-n", "6", *position)
+    code, _, err = run(capsys, *args, "--certificate", str(tmp_path))
+    assert code == 0 and "certificate written" in err, err
+    proofs = manifest_of(tmp_path)["refutation"]["proofs"]
+    assert (len(proofs) > 1) == split, len(proofs)
+    checked, out = verdict(capsys, tmp_path)
+    assert checked == 0 and out.startswith("certified: "), out
+    assert ("cubes covering all" in out) == split, out

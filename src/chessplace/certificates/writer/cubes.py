@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from chessplace.certificates.checker.formula import line_var, ride_lines
 from chessplace.certificates.checker.spec import Spec
 from chessplace.certificates.writer.proving import StoppedProving
@@ -66,6 +68,8 @@ def tree_cubes(
         return []
     lines, leaves = tree
     number = {frozenset(line): i for i, line in enumerate(ride_lines(spec))}
+    if any(line not in number for line in lines):
+        return []  # a line of one square (a board one square wide) has no label variable
     variables = [
         {1: line_var(spec, 0, number[line]), 0: line_var(spec, 1, number[line])} for line in lines
     ]
@@ -78,12 +82,15 @@ def tree_leaves(
     """The leaves of the line engine's tree for ``target`` down to ``depth`` rank and file
     labels: the squares of the lines it labels first, in its order, and each leaf's
     labels on them (1 white, 0 black); the nodes its bounds and symmetry check keep at
-    ``depth``, then every node above that they cut. ``None`` when the engine does not
+    ``depth``, then every node above that they cut. A line's squares are all of them,
+    blocked ones too, as in the certified formula's lines. ``None`` when the engine does not
     search this problem or ``depth`` is 0 or past its ranks and files. Raises
     :class:`StoppedProving` when ``control`` stops."""
     engine = LineSearchEngine(workers=1)
     if depth == 0 or engine.refusal(problem, Task.OPTIMIZE) is not None:
         return None
+    if len(problem.armies) != 2:
+        return None  # its leaves label lines white or black: two armies' tree only
     if any(army.maximum is not None and not army.fixed for army in problem.armies):
         return None  # the engine's bounds know nothing of caps: its tree would not cut
     # beside a fixed white army the engine searches "at least that many white" (which
@@ -107,7 +114,9 @@ def tree_leaves(
             leaves += [child for child in children if child not in below]
         kept = below
     leaves += sorted(kept)
-    lines = [frozenset(int(s) for s in g.squares(line)) for line in order]
+    # every square of each line, blocked ones too: the formula's lines keep them (rides
+    # pass over them), while the engine's line members leave them out
+    lines = [frozenset(np.flatnonzero((g.through == line).any(axis=1)).tolist()) for line in order]
     return lines, leaves
 
 
