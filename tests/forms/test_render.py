@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -90,6 +91,23 @@ def test_cli_render_and_render_flags(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert png.read_bytes().startswith(b"\x89PNG")
     assert main(["render", "queens", "-n", "8", "-o", str(tmp_path / "x.gif")]) == 2
     capsys.readouterr()
+
+
+def test_a_drawing_says_which_file_it_wrote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """render (and --render) names the file it wrote, one line on stderr; standard
+    output keeps the answer, JSON included."""
+    svg = tmp_path / "amazons.svg"
+    assert main(["render", "amazons", "-n", "10", "-o", str(svg)]) == 0
+    out, err = capsys.readouterr()
+    assert svg.exists() and err.splitlines() == [f"chessplace: wrote {svg}"]
+    assert "amazons on 10×10" in out
+    png = tmp_path / "queens.png"
+    assert main(["solve", "queens", "-n", "6", "--json", "--render", str(png)]) == 0
+    out, err = capsys.readouterr()
+    assert png.exists() and err.splitlines() == [f"chessplace: wrote {png}"]
+    assert json.loads(out)["status"] == "feasible"
 
 
 def test_show_attacks_on_two_armies_tints_what_the_other_army_attacks() -> None:

@@ -54,6 +54,21 @@ def test_a_table_the_command_does_not_make_is_refused(
     assert "nonsense" in capsys.readouterr().err
 
 
+def test_a_check_that_finds_every_table_up_to_date_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--check`` says in one line what it checked when all is well (it once said
+    nothing), and names each stale page otherwise."""
+    (tmp_path / "README.md").write_text("# Results\n\nNo tables yet.\n", encoding="utf-8")
+    assert tables.main(["--results", str(tmp_path), "--check"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out == (
+        f"tables: every table of 1 page ({tmp_path / 'README.md'} and each sequence's oeis.md)"
+        " is up to date with its records\n"
+    )
+
+
 def test_runs_of_terms_are_written_as_ranges() -> None:
     assert tables._span([]) == "none"
     assert tables._span([1, 2, 3, 5, 7, 8]) == "1..3, 5, 7..8"

@@ -6,7 +6,8 @@ Each table sits between ``<!-- table NAME -->`` and ``<!-- end -->`` and is made
 here from the term records (``nN.json``), each sequence's ``sequence.json``, the
 reference table of OEIS terms and the checks' journals (:mod:`chessplace.research.records`);
 nothing in a table is typed by hand. Without ``--check`` the pages are rewritten
-in place; with it, exit 1 when a table differs from its records (the tests run it).
+in place; with it, exit 1 naming each page whose tables differ from its records
+(the tests run it), or say in one line that every table is up to date.
 """
 
 from __future__ import annotations
@@ -272,6 +273,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         for page in stale:
             print(f"tables: {page} differs from its records; run `{prog('tables')}`")
+        if not stale:
+            counted = "1 page" if len(pages) == 1 else f"{len(pages)} pages"
+            print(
+                f"tables: every table of {counted} ({pages[0]} and each sequence's oeis.md)"
+                " is up to date with its records"
+            )
         return 1 if stale else 0
     for page in stale:
         page.write_text(fresh[page], encoding="utf-8")

@@ -127,6 +127,24 @@ def test_bad_input_is_one_line_and_exit_two(
     assert len(err.strip().splitlines()) == 1 and err.startswith("chessplace: error:")
 
 
+def test_no_arguments_print_the_usage_and_the_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Bare ``chessplace`` once said only "the following arguments are required:
+    command"; it shows what to type, on stderr, and exits 2."""
+    from chessplace.faces.cli.parser import build_parser
+
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    code, out, err = run(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: chessplace")
+    for name in commands:
+        assert f"    {name} " in err, name
+    assert err.splitlines()[-1].startswith("chessplace: error: no command given")
+    done = subprocess.run([sys.executable, "-m", "chessplace"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", err)
+
+
 def test_an_engine_option_names_its_engine_when_the_engine_refuses(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

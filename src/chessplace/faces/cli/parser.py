@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -354,8 +355,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parse, letting verify's FILE follow the options (argparse cannot on its own)."""
-    arguments, extra = build_parser().parse_known_args(argv)
+    """Parse, letting verify's FILE follow the options (argparse cannot on its own).
+    With no arguments at all: the usage and the list of commands on stderr, then a
+    usage error."""
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help(sys.stderr)
+        raise UsageError("no command given: chessplace COMMAND --help tells more")
+    arguments, extra = parser.parse_known_args(argv)
     if (
         arguments.command == "verify"
         and arguments.file == "-"

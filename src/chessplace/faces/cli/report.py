@@ -38,7 +38,8 @@ def draw(
     conflicts: bool = False,
     ringed: Iterable[Square] = (),
 ) -> None:
-    """Write the board to ``--render``/``-o`` as SVG or PNG, by the file's extension."""
+    """Write the board to ``--render``/``-o`` as SVG or PNG, by the file's extension,
+    and say on stderr which file was written."""
     from chessplace.forms.drawing import marked_svg
     from chessplace.forms.svg import svg_to_png
 
@@ -50,6 +51,7 @@ def draw(
         path.write_text(svg, encoding="utf-8")
     else:
         path.write_bytes(svg_to_png(svg))
+    print(f"chessplace: wrote {arguments.render}", file=sys.stderr)
 
 
 def report(arguments: argparse.Namespace, problem: Problem, task: str, result: Result) -> int:
