@@ -19,6 +19,7 @@ __all__ = [
     "Attack",
     "Board",
     "Control",
+    "CountRule",
     "InvalidAnswer",
     "Piece",
     "PlacedPiece",
@@ -31,6 +32,7 @@ __all__ = [
     "Square",
     "Status",
     "count",
+    "from_cpmpy",
     "optimize",
     "parse_square",
     "piece_from_text",
@@ -39,6 +41,7 @@ __all__ = [
     "solutions",
     "solve",
     "square_name",
+    "to_cpmpy",
     "write_problem",
 ]
 __version__ = "0.1.0"
@@ -59,6 +62,9 @@ _HOMES = {
     "Army": "core.problem",
     "Problem": "core.problem",
     "Sense": "core.problem",
+    "CountRule": "core.rules",
+    "to_cpmpy": "export.cpmpy",
+    "from_cpmpy": "export.cpmpy",
     "Result": "core.result",
     "Status": "core.result",
     "Attack": "core.violations",
@@ -74,7 +80,17 @@ _HOMES = {
 }
 """The module each public name lives in."""
 
-_DRAWN = {"Placement", "Result", "api", "count", "optimize", "puzzles", "solutions", "solve"}
+_DRAWN = {
+    "Placement",
+    "Result",
+    "api",
+    "count",
+    "from_cpmpy",
+    "optimize",
+    "puzzles",
+    "solutions",
+    "solve",
+}
 """Names that give placements: loading one registers how placements draw themselves."""
 
 if TYPE_CHECKING:
@@ -87,7 +103,9 @@ if TYPE_CHECKING:
     from chessplace.core.problem import Army, Problem, Sense
     from chessplace.core.problemfile import read_problem, write_problem
     from chessplace.core.result import Result, Status
+    from chessplace.core.rules import CountRule
     from chessplace.core.violations import Attack, PlacedPiece, RuleBreak
+    from chessplace.export.cpmpy import from_cpmpy, to_cpmpy
     from chessplace.runtime.control import Control, Progress
 
 

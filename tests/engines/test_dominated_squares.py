@@ -28,6 +28,7 @@ from chessplace import (
 )
 from chessplace.certificates.writer.certificate import CannotCertify, spec_of
 from chessplace.core.board import Square, square_name
+from chessplace.core.features import Feature
 from chessplace.engines.registry import ENGINES
 from chessplace.faces.cli import main
 from tests.conftest import assert_valid
@@ -165,7 +166,7 @@ def test_every_engine_that_does_not_model_it_says_so() -> None:
     takers = set()
     for name, engine in ENGINES.items():
         reasons = {engine.refusal(problem, task) for task in engine.tasks}
-        if engine.takes_dominated:
+        if Feature.DOMINATED in engine.supports:
             takers.add(name)
         else:
             assert reasons == {f"{name} does not dominate listed squares only"}, name

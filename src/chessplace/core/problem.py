@@ -11,8 +11,16 @@ from itertools import permutations
 from os import PathLike
 
 from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
+from chessplace.core.features import Feature
 from chessplace.core.pieces import Piece
 from chessplace.core.regions import Regions
+from chessplace.core.rules import (
+    MAX_COUNT_RULES,
+    CountGroup,
+    CountRule,
+    check_areas,
+    count_groups,
+)
 
 MAX_PIECES = 1_000_000
 """The most pieces an answer may hold: a million queens are placed, verified and
@@ -124,6 +132,9 @@ class Problem:
     given: tuple[frozenset[Square], ...] = ()
     free_pawns: int = 0
     dominated: frozenset[Square] | None = None
+    counts: tuple[CountRule, ...] = ()
+    no_attack: tuple[tuple[str, str], ...] | None = None
+    areas: tuple[str, ...] | None = None
 
     @classmethod
     def from_file(cls, path: FilePath) -> Problem:
@@ -157,6 +168,41 @@ class Problem:
             len(self.armies) != 1 or self.board != Board.square(self.regions.size)
         ):
             raise ValueError("a region grid takes one army on a board of the grid's size")
+        _check_rules(self)
+
+    def features(self) -> frozenset[Feature]:
+        """What the problem asks that not every engine models (engines' ``supports``)."""
+        found = {
+            Feature.REGIONS: self.regions is not None,
+            Feature.TORUS: self.board.torus,
+            Feature.POSITION: self.has_position,
+            Feature.DOMINATED: self.dominated is not None,
+            Feature.COUNTS: bool(self.counts),
+            Feature.ONE_WAY: self.one_way,
+        }
+        return frozenset(feature for feature, present in found.items() if present)
+
+    def forbids(self, attacker: int, target: int) -> bool:
+        """True when a piece of army number ``attacker`` may not attack one of ``target``."""
+        if attacker == target:
+            return self.independent
+        if self.no_attack is None:
+            return True
+        names = (self.armies[attacker].name, self.armies[target].name)
+        return names in self.no_attack
+
+    @property
+    def one_way(self) -> bool:
+        """True when some two armies may attack each other, or one the other: pieces
+        then block rides as in chess, and line rules no longer decide validity."""
+        count = len(self.armies)
+        return any(not self.forbids(a, b) for a in range(count) for b in range(count) if a != b)
+
+    @cached_property
+    def count_groups(self) -> tuple[CountGroup, ...]:
+        """The count rules, families expanded: a group per rank, file or region."""
+        numbers = {army.name: i for i, army in enumerate(self.armies)}
+        return tuple(count_groups(self.counts, self.board, self.areas, numbers))
 
     @property
     def has_position(self) -> bool:
@@ -186,11 +232,22 @@ class Problem:
             every = keeping(every, [self.blocked, self.pawns, *self.given])
         if self.dominated is not None:  # those that need cover: blocked ones and pawns do not
             every = keeping(every, [self.squares_to_dominate])
+        if self.counts:
+            every = tuple(g for g in every if self._keeps_counts(g))
         regions = self.regions
         if regions is None:
             return every
         areas = {frozenset(regions.squares(r)) for r in range(regions.size)}
         return tuple(g for g in every if all(frozenset(map(g, area)) in areas for area in areas))
+
+    def _keeps_counts(self, symmetry: Symmetry) -> bool:
+        """True when ``symmetry`` maps every count group onto a group of the same army
+        and bounds."""
+        groups = {(g.army, g.rule.at_least, g.rule.at_most, g.squares) for g in self.count_groups}
+        return all(
+            (army, low, high, frozenset(map(symmetry, squares))) in groups
+            for army, low, high, squares in groups
+        )
 
     @property
     def squares_to_dominate(self) -> frozenset[Square]:
@@ -204,10 +261,11 @@ class Problem:
 
     @property
     def has_target(self) -> bool:
-        """True when the counts of armies that are not fixed say more than ``at least 0``."""
+        """True when the counts of armies that are not fixed say more than ``at least 0``,
+        or a count rule asks for at least one piece."""
         return any(
             army.minimum > 0 or army.maximum is not None for army in self.armies if not army.fixed
-        )
+        ) or any(rule.at_least > 0 for rule in self.counts)
 
     def refusal(self) -> str | None:
         """Why no engine can answer: the armies must hold more than ``MAX_PIECES``."""
@@ -252,10 +310,18 @@ class Problem:
             (a.piece, a.minimum, a.maximum, a.fixed, self.given_of(i))
             for i, a in enumerate(self.armies)
         ]
+        count = len(kinds)
+        groups = {(g.army, g.rule.at_least, g.rule.at_most, g.squares) for g in self.count_groups}
         return tuple(
             p
-            for p in permutations(range(len(kinds)))
+            for p in permutations(range(count))
             if all(kinds[i] == kinds[j] for i, j in enumerate(p))
+            and all(
+                self.forbids(a, b) == self.forbids(p[a], p[b])
+                for a in range(count)
+                for b in range(count)
+            )
+            and {(None if a is None else p[a], lo, hi, sq) for a, lo, hi, sq in groups} == groups
         )
 
     @property
@@ -294,6 +360,10 @@ class Problem:
             parts.append(f"{given} given")
         if self.dominated is not None:
             parts.append(f"{len(self.dominated)} to dominate")
+        parts += [rule.describe() for rule in self.counts]
+        if self.no_attack is not None:
+            pairs = ", ".join(f"{a} may not attack {b}" for a, b in self.no_attack)
+            parts.append(pairs or "armies may attack each other")
         return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -337,6 +407,40 @@ def _check_position(problem: Problem) -> None:
         raise ValueError("a region grid takes no blocked squares, pawns or given pieces")
     if problem.free_pawns + len(held) > board.size:
         raise ValueError(f"{problem.free_pawns} pawns to place do not fit on the {board} board")
+
+
+def _check_rules(problem: Problem) -> None:
+    """Normalise and check the count rules, the board's areas and the attack pairs:
+    ``ValueError`` in one line naming what is wrong."""
+    counts = tuple(problem.counts)
+    if len(counts) > MAX_COUNT_RULES:
+        raise ValueError(
+            f"{len(counts):,} count rules; a problem takes at most {MAX_COUNT_RULES:,}"
+        )
+    if not all(isinstance(rule, CountRule) for rule in counts):
+        raise ValueError("count rules must be CountRule values")
+    object.__setattr__(problem, "counts", counts)
+    if problem.areas is not None:
+        object.__setattr__(problem, "areas", check_areas(problem.areas, problem.board))
+    names = [army.name for army in problem.armies]
+    if problem.no_attack is not None:
+        pairs = tuple(tuple(pair) for pair in problem.no_attack)
+        for pair in pairs:
+            if len(pair) != 2 or not all(isinstance(name, str) for name in pair):
+                raise ValueError(f"an attack rule is a pair of army names, not {list(pair)!r}")
+            for name in pair:
+                if name not in names:
+                    raise ValueError(
+                        f"attack rule names army {name!r}; the armies are {', '.join(names)}"
+                    )
+        object.__setattr__(problem, "no_attack", tuple(dict.fromkeys(pairs)))
+    if (counts or problem.one_way) and (problem.regions is not None or problem.free_pawns):
+        raise ValueError(
+            "count and attack rules do not combine with region grids or pawns to place"
+        )
+    if problem.one_way and problem.dominating:
+        raise ValueError("attack rules between armies do not combine with domination")
+    problem.count_groups  # noqa: B018 - expands the rules, raising on a bad one
 
 
 def _check_dominated(problem: Problem) -> None:

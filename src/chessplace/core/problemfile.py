@@ -10,10 +10,11 @@ data is the same in both. Two forms, one schema (``data/problem.schema.json``):
        "given": [{"piece": "queen", "square": "d1"}]}
 
 - the problem spelled out, which :func:`to_data` writes and ``--print-problem``
-  prints: ``board`` (rows, cols, torus, blocked, pawns), ``armies`` (name, piece,
-  min, max, fixed), ``rules`` (independent, dominating: true or the list of
-  squares to dominate, equal_armies), ``objective`` (maximize or minimize;
-  minimize unless told when dominating), ``given`` and ``place_pawns``. Region
+  prints: ``board`` (rows, cols, torus, blocked, pawns, regions), ``armies``
+  (name, piece, min, max, fixed), ``rules`` (independent, dominating: true or the
+  list of squares to dominate, equal_armies, no_attack), ``objective`` (maximize or
+  minimize; minimize unless told when dominating), ``given``, ``place_pawns`` and
+  ``counts`` (:mod:`chessplace.core.rulefile`). Region
   puzzles keep the first form (their grid is the problem).
 
 Reading checks every key and type first and names the first wrong one in one
@@ -37,6 +38,12 @@ from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
 from chessplace.core.position import square_names, with_dominated, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, serve_files
 from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_options
+from chessplace.core.rulefile import (
+    areas_from_data,
+    counts_from_data,
+    counts_to_data,
+    no_attack_from_data,
+)
 from chessplace.core.tomlwriter import dumps
 from chessplace.runtime.clipping import clipped
 
@@ -51,10 +58,10 @@ MAX_DEPTH = 6
 
 PUZZLE_KEYS = frozenset({"puzzle", *PROBLEM_OPTIONS})
 SPELLED_KEYS = frozenset({"puzzle", "board", "armies", "rules", "objective", "given"})
-SPELLED_KEYS |= {"place_pawns"}
-BOARD_KEYS = frozenset({"rows", "cols", "torus", "blocked", "pawns"})
+SPELLED_KEYS |= {"place_pawns", "counts"}
+BOARD_KEYS = frozenset({"rows", "cols", "torus", "blocked", "pawns", "regions"})
 ARMY_KEYS = frozenset({"name", "piece", "min", "max", "fixed"})
-RULE_KEYS = frozenset({"independent", "dominating", "equal_armies"})
+RULE_KEYS = frozenset({"independent", "dominating", "equal_armies", "no_attack"})
 
 
 def form_of(path: str | PathLike[str]) -> Form:
@@ -242,6 +249,9 @@ def _spelled(data: dict[str, Any]) -> Problem:
         dominating=dominating is True,
         equal_armies=_bool(rules.get("equal_armies", False), "rules.equal_armies"),
         sense=Sense(objective),
+        counts=counts_from_data(data.get("counts")),
+        no_attack=no_attack_from_data(rules.get("no_attack")),
+        areas=areas_from_data(board_data.get("regions")),
     )
     for key in ("blocked", "pawns"):
         _typed(key, board_data.get(key))
@@ -297,6 +307,8 @@ def to_data(problem: Problem) -> dict[str, Any]:
         board_data["blocked"] = square_names(problem.blocked)
     if problem.pawns:
         board_data["pawns"] = square_names(problem.pawns)
+    if problem.areas is not None:
+        board_data["regions"] = list(problem.areas)
     data: dict[str, Any] = {
         "puzzle": problem.puzzle,
         "board": board_data,
@@ -310,6 +322,10 @@ def to_data(problem: Problem) -> dict[str, Any]:
         },
         "objective": problem.sense.value,
     }
+    if problem.no_attack is not None:
+        data["rules"]["no_attack"] = [list(pair) for pair in problem.no_attack]
+    if problem.counts:
+        data["counts"] = counts_to_data(problem)
     if problem.given:
         data["given"] = [
             {"army": army.name, "piece": _piece_text(army.piece, board), "square": name}

@@ -153,6 +153,17 @@ def _count_breaks(placement: Placement) -> list[Violation]:
     if problem.equal_armies and len(set(sizes)) > 1:
         listed = ", ".join(f"{a.name} {n}" for a, n in zip(problem.armies, sizes, strict=True))
         breaks.append(RuleBreak(f"armies must be equal: {listed}"))
+    for group in problem.count_groups:
+        armies = range(len(sizes)) if group.army is None else (group.army,)
+        held = sum(len(group.squares & placement.armies[a]) for a in armies)
+        if not group.rule.admits(held):
+            who = "pieces" if group.army is None else f"{problem.armies[group.army].name} pieces"
+            squares = tuple(sorted(group.squares & frozenset().union(*placement.armies)))
+            breaks.append(
+                RuleBreak(
+                    f"{group.label} holds {held} {who}, the rule asks {group.rule.bounds}", squares
+                )
+            )
     return breaks
 
 
@@ -193,7 +204,7 @@ def _illegal_attacks(placement: Placement, occupant: Occupant) -> list[Violation
     problem = placement.problem
     found: set[tuple[Square, Square]] = set()
     for attacker, victim in _direct_attacks(placement, occupant):
-        if occupant[attacker] != occupant[victim] or problem.independent:
+        if problem.forbids(occupant[attacker], occupant[victim]):
             found.add((attacker, victim))
 
     def placed(square: Square) -> PlacedPiece:

@@ -49,10 +49,14 @@ class Rules:
     - ``cover``: for domination, per square to dominate the variables that cover it;
     - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (each
       rank, file and region of a grid of regions; the pawns to place);
+    - ``bounded``: ``(group, at_least, at_most)``: the user's count rules
+      (``at_most`` ``None``: no upper bound);
     - ``fixed``: variables with a set value: given pieces true, every piece on
       a blocked square or a given pawn false;
     - ``clauses``: further clauses, over auxiliary variables too: pawns to
-      place cut lines as they stand (see :func:`_pawn_clauses`).
+      place cut lines as they stand (see :func:`_pawn_clauses`); with one-way
+      attack rules, no forbidden attack in sight (see :func:`_sight_clauses`),
+      in place of the line rules above.
 
     Given pawns are in the lines already: ``at_most_one``, ``exclusive_lines``,
     ``forbidden_pairs`` and ``cover`` use the segments between them.
@@ -65,6 +69,7 @@ class Rules:
     forbidden_pairs: tuple[tuple[Literal, Literal], ...]
     cover: tuple[tuple[Literal, ...], ...]
     exactly: tuple[tuple[tuple[Literal, ...], int], ...] = ()
+    bounded: tuple[tuple[tuple[Literal, ...], int, int | None], ...] = ()
     fixed: tuple[tuple[Literal, bool], ...] = ()
     clauses: tuple[Clause, ...] = ()
 
@@ -87,10 +92,12 @@ def rules_of(problem: Problem) -> Rules:
     exclusive: set[tuple[int, int, Line]] = set()
     free_pawns = problem.free_pawns > 0  # one independent army (Problem checks)
     for a, army in enumerate(armies):
-        if problem.independent and not free_pawns:
+        if problem.independent and not free_pawns and not problem.one_way:
             groups += [tuple((a, s) for s in line) for line in ride_lines(board, army.piece, pawns)]
             pairs.update(((a, s), (a, t)) for s, t in bounded_pairs(board, army.piece, pawns))
     for a, b in combinations(range(len(armies)), 2):
+        if problem.one_way:
+            break
         for piece in {armies[a].piece, armies[b].piece}:
             exclusive.update((a, b, line) for line in ride_lines(board, piece, pawns))
             for s, t in bounded_pairs(board, piece, pawns):
@@ -111,6 +118,8 @@ def rules_of(problem: Problem) -> Rules:
         placed_pawns = (((tuple((PAWN, s) for s in free)), problem.free_pawns),)
         groups += [((0, s), (PAWN, s)) for s in free]
         clauses = tuple(_pawn_clauses(board, armies[0].piece, pawns))
+    if problem.one_way:
+        clauses = tuple(_sight_clauses(problem))
     return Rules(
         armies=len(armies),
         squares=board.size,
@@ -119,6 +128,7 @@ def rules_of(problem: Problem) -> Rules:
         forbidden_pairs=tuple(sorted(pairs)),
         cover=cover,
         exactly=_region_lines(problem) + placed_pawns,
+        bounded=_count_groups(problem),
         fixed=_fixed(problem),
         clauses=clauses,
     )
@@ -141,7 +151,7 @@ def filled_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], ...], ...
     direction, and for every army when pawns are to be placed.
     """
     board = problem.board
-    if problem.free_pawns or not problem.independent:
+    if problem.free_pawns or not problem.independent or problem.one_way:
         return tuple(() for _ in problem.armies)
     pawns = pawn_squares(problem)
     closed = pawns | {board.index(s) for s in problem.blocked}
@@ -216,6 +226,59 @@ def _pawn_clauses(board: Board, piece: Piece, pawns: frozenset[int]) -> Iterable
         if set(between) & pawns:
             continue  # a given pawn stands on the path
         yield ((0, s), False), ((0, t), False), *(((PAWN, m), True) for m in between)
+
+
+def _count_groups(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int, int | None], ...]:
+    """The user's count rules as groups of variables with their bounds."""
+    board, armies = problem.board, range(len(problem.armies))
+    return tuple(
+        (
+            tuple(
+                (a, board.index(square))
+                for square in sorted(group.squares, key=lambda s: (s[1], s[0]))
+                for a in (armies if group.army is None else (group.army,))
+            ),
+            group.rule.at_least,
+            group.rule.at_most,
+        )
+        for group in problem.count_groups
+    )
+
+
+def _sight_clauses(problem: Problem) -> Iterable[Clause]:
+    """No piece sees a piece it may not attack: for a piece of army ``a`` on ``s`` and
+    a square ``t`` its move reaches, "not a on s, or not b on t, or a piece stands
+    between" for every army ``b`` that ``a`` may not attack. Rides stop at given pawns
+    and pass over blocked squares, as the checker's do; leaps have nothing between."""
+    board, armies = problem.board, problem.armies
+    pawns = problem.pawns
+    seen: set[frozenset[tuple[Key, bool]]] = set()
+    for a, army in enumerate(armies):
+        targets = [b for b in range(len(armies)) if problem.forbids(a, b)]
+        if not targets:
+            continue
+        for square in board.squares():
+            if square in pawns or square in problem.blocked:
+                continue
+            s = board.index(square)
+            for move in army.piece.moves:
+                for dx, dy in move.directions:
+                    between: list[tuple[Key, bool]] = []
+                    current: Square | None = square
+                    steps = 0
+                    while move.reach is None or steps < move.reach:
+                        current = board.step(current, dx, dy) if current is not None else None
+                        steps += 1
+                        if current is None or current == square or current in pawns:
+                            break
+                        t = board.index(current)
+                        for b in targets:
+                            clause = ((a, s), False), ((b, t), False), *between
+                            key = frozenset(clause)
+                            if key not in seen:
+                                seen.add(key)
+                                yield clause
+                        between += [((c, t), True) for c in range(len(armies))]
 
 
 def _region_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int], ...]:

@@ -123,6 +123,11 @@ class Formula(Cnf):
                 ]
             )
 
+    def _add_bounded(self, rules: Rules) -> None:
+        """The user's count rules, each a cardinality bound on its group."""
+        for group, low, high in checked(rules.bounded, self.control):
+            self.bound([self.var(v) for v in group], low, high)
+
     def army(self, a: int) -> list[int]:
         return [self.var((a, s)) for s in range(self.squares)]
 
@@ -185,6 +190,7 @@ class SquareFormula(Formula):
                 self.bound(self.army(a), problem.fewest(a), army.maximum)
         for group, k in checked(rules.exactly, control):
             self.bound([self.var(v) for v in group], k, k)
+        self._add_bounded(rules)
         self._add_position(rules)
         if break_symmetry:
             order = [(a, s) for s in range(self.squares) for a in range(len(problem.armies))]
@@ -327,6 +333,7 @@ class DominationFormula(Formula):
             self.at_most_one([self.var(v) for v in line if v not in absent])
         for first, second in checked(rules.forbidden_pairs, control):
             self.clauses.append([-self.var(first), -self.var(second)])
+        self._add_bounded(rules)
         self._add_position(rules)
         army = problem.armies[0]
         self.bound(self._curve, army.minimum, army.maximum)

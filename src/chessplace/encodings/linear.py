@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from chessplace.core.attacks import Line
 from chessplace.core.board import Board, square_name
 from chessplace.core.problem import Problem, Sense
-from chessplace.encodings.boolean import Literal, rules_of
+from chessplace.encodings.boolean import Clause, Key, Literal, rules_of
 
 MAX_SQUARES = 4_096
 """The largest board (64×64) exported as a linear model: domination there has about
@@ -181,11 +181,40 @@ class _Builder:
             "the position: given pieces stand, nothing stands on blocked squares or pawns",
             [Constraint((self.one(v),), "=", int(value)) for v, value in rules.fixed],
         )
+        self.add(
+            "one-way attacks: no piece sees one it may not attack, unless a piece stands between",
+            [self._clause(clause) for clause in rules.clauses] if problem.one_way else [],
+        )
+        self.add("count rules on sets of squares", self._bounded(rules.bounded))
         self._counts()
         objective = self._objective() if optimise else None
         return LinearModel(
             problem, self.names, tuple(self.variables), tuple(self.sections), objective
         )
+
+    def _clause(self, clause: Clause) -> Constraint:
+        """``sum(true literals) - sum(false ones) >= 1 - (number of false ones)``."""
+        terms: list[Term] = []
+        for key, value in clause:
+            _, x = self.one(_literal(key))
+            terms.append((1 if value else -1, x))
+        negative = sum(1 for _, value in clause if not value)
+        return Constraint(tuple(terms), ">=", 1 - negative)
+
+    def _bounded(
+        self, groups: tuple[tuple[tuple[Literal, ...], int, int | None], ...]
+    ) -> list[Constraint]:
+        found: list[Constraint] = []
+        for group, low, high in groups:
+            terms = tuple(map(self.one, group))
+            if high == low:
+                found.append(Constraint(terms, "=", low))
+                continue
+            if low > 0:
+                found.append(Constraint(terms, ">=", low))
+            if high is not None:
+                found.append(Constraint(terms, "<=", high))
+        return found
 
     def _at_most_one(self, group: tuple[Literal, ...]) -> Constraint:
         return Constraint(tuple(map(self.one, group)), "<=", 1)
@@ -246,3 +275,11 @@ class _Builder:
         terms = tuple(term for a in scored for term in self._army(a))
         names = " and ".join(problem.armies[a].name for a in scored)
         return Objective(problem.sense, terms, f"{names} pieces")
+
+
+def _literal(key: Key) -> Literal:
+    """A clause's variable as a piece's literal: the linear model has no others (pawns
+    to place, whose clauses need auxiliary variables, are not exported)."""
+    army, square = key
+    assert isinstance(army, int) and isinstance(square, int), key
+    return army, square

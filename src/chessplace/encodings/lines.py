@@ -37,6 +37,8 @@ def refusal(problem: Problem, most_armies: int = 2, blocked: bool = False) -> st
     squares (rides pass over them, so the lines stay as they are), never pawns."""
     if problem.pawns or problem.free_pawns:
         return "pawns cut the lines a colour holds: the line model knows no pawns"
+    if problem.counts or problem.one_way:
+        return "the line model takes no count rules and no one-way attack rules"
     if problem.given:
         return "the line model takes no given pieces"
     if problem.blocked and not blocked:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import ClassVar
 
+from chessplace.core.features import Feature, refusal
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result
@@ -47,15 +48,9 @@ class Engine:
     proves: ClassVar[bool] = True
     """False for a local search: its answers are valid but never proven optimal or
     impossible, and it searches until its time limit."""
-    takes_regions: ClassVar[bool] = False
-    """True for engines that model a grid of regions (:attr:`Problem.regions`)."""
-    takes_torus: ClassVar[bool] = False
-    """True for engines whose attack tables wrap round a torus board."""
-    takes_position: ClassVar[bool] = False
-    """True for engines that model blocked squares, pawns and given pieces
-    (:attr:`Problem.has_position`)."""
-    takes_dominated: ClassVar[bool] = False
-    """True for engines that dominate listed squares only (:attr:`Problem.dominated`)."""
+    supports: ClassVar[frozenset[Feature]] = frozenset()
+    """The features of a problem (:meth:`Problem.features`) the engine models; it
+    refuses a problem with any other, in the words of :data:`chessplace.core.features.REFUSALS`."""
 
     count_rate: ClassVar[float | None] = None
     """About how many placements a second the engine's count meets on the 2-core machine
@@ -77,14 +72,9 @@ class Engine:
         """Why this engine will not take ``problem`` for ``task``; ``None`` if it will."""
         if task not in self.tasks:
             return f"{self.name} does not {task.value}"
-        if problem.regions is not None and not self.takes_regions:
-            return f"{self.name} does not model regions"
-        if problem.board.torus and not self.takes_torus:
-            return f"{self.name} does not know torus boards"
-        if problem.has_position and not self.takes_position:
-            return f"{self.name} does not model blocked squares, pawns or given pieces"
-        if problem.dominated is not None and not self.takes_dominated:
-            return f"{self.name} does not dominate listed squares only"
+        missing = refusal(self.name, problem.features() - self.supports)
+        if missing:
+            return missing
         squares = problem.board.size
         if self.max_squares is not None and squares > self.max_squares:
             return (

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
@@ -59,6 +60,11 @@ class _Model:
             model.add_bool_or([self.x[v] for v in group])
         for group, k in rules.exactly:
             model.add(sum(self.x[v] for v in group) == k)
+        for group, low, high in rules.bounded:
+            held = sum(self.x[v] for v in group)
+            model.add(held >= low)
+            if high is not None:
+                model.add(held <= high)
         if control.stopped:
             raise Stopped
         self.sizes = [sum(self.x[a, s] for s in range(rules.squares)) for a in range(rules.armies)]
@@ -168,15 +174,21 @@ def _verdict(status: Any, model: Any) -> str:
 
 class CpSatEngine(Engine):
     name = "cpsat"
-    takes_torus = True
+    supports = frozenset(
+        {
+            Feature.TORUS,
+            Feature.REGIONS,
+            Feature.POSITION,
+            Feature.DOMINATED,
+            Feature.COUNTS,
+            Feature.ONE_WAY,
+        }
+    )
     summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate and list"
     package = "ortools"
     module = "ortools"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT, Task.LIST})
     max_squares = MAX_SQUARES
-    takes_regions = True
-    takes_position = True
-    takes_dominated = True
     count_rate = 25.0  # 9-queens: 352 placements in 14 s
 
     def solve(self, problem: Problem, control: Control) -> Result:

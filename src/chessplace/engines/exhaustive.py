@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from chessplace.core.board import Board, Square
+from chessplace.core.features import Feature
 from chessplace.core.pieces import Piece
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
@@ -52,11 +53,9 @@ def _reaches_round(piece: Piece, start: Square, target: Square, board: Board) ->
 
 class ExhaustiveEngine(Engine):
     name = "exhaustive"
-    takes_torus = True
+    supports = frozenset({Feature.TORUS, Feature.REGIONS, Feature.DOMINATED})
     summary = "plain backtracking over every square; small boards; the test oracle"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
-    takes_regions = True
-    takes_dominated = True
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task)

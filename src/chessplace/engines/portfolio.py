@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
@@ -154,9 +155,15 @@ class _Race:
 
 class PortfolioEngine(Engine):
     name = "portfolio"
-    takes_torus = True
-    takes_position = True
-    takes_dominated = True
+    supports = frozenset(
+        {
+            Feature.TORUS,
+            Feature.POSITION,
+            Feature.DOMINATED,
+            Feature.COUNTS,
+            Feature.ONE_WAY,
+        }
+    )
     summary = "the strongest engines that take a problem, side by side; the first proof wins"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE})
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from multiprocessing.connection import wait
 from typing import Any
 
+from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
@@ -53,15 +54,21 @@ def _solve_in_child(sender: Any, backend: str, clauses: list[list[int]]) -> None
 
 class SatEngine(Engine):
     name = "sat"
-    takes_torus = True
+    supports = frozenset(
+        {
+            Feature.TORUS,
+            Feature.REGIONS,
+            Feature.POSITION,
+            Feature.DOMINATED,
+            Feature.COUNTS,
+            Feature.ONE_WAY,
+        }
+    )
     summary = "SAT via PySAT (CaDiCaL; cardinality encoding selectable): find, optimise"
     package = "python-sat"
     module = "pysat"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
     max_squares = MAX_FILLED_SQUARES  # MAX_SQUARES where a count needs a bound (refusal)
-    takes_regions = True
-    takes_position = True
-    takes_dominated = True
 
     def __init__(self, backend: str | None = None, encoding: str | None = None) -> None:
         """``backend`` picks one SAT solver; without it CaDiCaL runs, joined by Kissat
@@ -127,6 +134,11 @@ class SatEngine(Engine):
         if task is Task.COUNT and len(problem.armies) < 2:
             return "sat counts several armies (by symmetry class); cpsat enumerates single ones"
         reason = super().refusal(problem, task)
+        ruled = problem.counts or problem.one_way
+        if reason is None and ruled and (task is Task.OPTIMIZE or problem.equal_armies):
+            # sat's optimisation and equal armies trim answers, which a count or a
+            # piece that blocks an attack may not survive: cpsat states them whole
+            reason = "sat takes count and attack rules to solve and count, not equal armies"
         squares = problem.board.size
         if reason is None and task is not Task.SOLVE and squares > MAX_SQUARES:
             reason = f"sat {task.value}s boards of at most {MAX_SQUARES:,} squares"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from chessplace.core.errors import BadRequest
+from chessplace.core.features import Feature
 from chessplace.core.pieces import BISHOP_DIRECTIONS, QUEEN, ROOK, ROOK_DIRECTIONS, Piece
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
@@ -42,7 +43,7 @@ class BitboardEngine(Engine):
     package = "numba"
     module = "numba"
     tasks = frozenset({Task.COUNT, Task.LIST})
-    takes_position = True
+    supports = frozenset({Feature.POSITION})
 
     def __init__(
         self, workers: int | None = None, dask: str | None = None, checkpoint: Path | None = None

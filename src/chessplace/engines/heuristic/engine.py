@@ -14,6 +14,7 @@ from itertools import count
 
 import numpy as np
 
+from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
@@ -114,7 +115,7 @@ def _admissible(placement: Placement) -> bool:
 
 class HeuristicEngine(Engine):
     name = "heuristic"
-    takes_torus = True
+    supports = frozenset({Feature.TORUS})
     summary = "annealing over line colours (Numba): large peaceable armies fast, unproven"
     package = "numba"
     module = "numba"

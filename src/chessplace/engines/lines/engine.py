@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from chessplace.core.board import Square
+from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
@@ -58,8 +59,9 @@ def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
 
 class LineSearchEngine(Engine):
     name = "lines"
-    takes_torus = True
-    takes_position = True  # blocked squares only: lines.refusal names what it refuses
+    supports = frozenset(
+        {Feature.TORUS, Feature.POSITION}
+    )  # blocked squares only: see lines.refusal
     summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
     package = "numba"
     module = "numba"

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from chessplace.core.board import Square
+from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
@@ -189,7 +190,7 @@ class RegionSearchEngine(Engine):
     package = "numba"
     module = "numba"
     tasks = frozenset({Task.SOLVE, Task.COUNT, Task.LIST})
-    takes_regions = True
+    supports = frozenset({Feature.REGIONS})
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task)

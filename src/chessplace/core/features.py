@@ -1,0 +1,38 @@
+"""What a problem asks beyond placing pieces that do not attack each other, by name:
+engines declare the features they support, the registry chooses by them, and every
+refusal is worded from :data:`REFUSALS`."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Feature(StrEnum):
+    """A part of a problem that not every engine models."""
+
+    REGIONS = "regions"
+    TORUS = "torus"
+    POSITION = "position"
+    DOMINATED = "dominated"
+    COUNTS = "counts"
+    ONE_WAY = "one-way"
+
+
+REFUSALS: dict[Feature, str] = {
+    Feature.REGIONS: "model regions",
+    Feature.TORUS: "know torus boards",
+    Feature.POSITION: "model blocked squares, pawns or given pieces",
+    Feature.DOMINATED: "dominate listed squares only",
+    Feature.COUNTS: "take count rules on sets of squares",
+    Feature.ONE_WAY: "take attack rules between chosen pairs of armies",
+}
+"""What an engine that lacks a feature does not do, in the words of its refusal; the
+order is the order refusals are looked for."""
+
+
+def refusal(engine: str, missing: frozenset[Feature]) -> str | None:
+    """``"ENGINE does not …"`` for the first feature of ``missing`` in table order."""
+    for feature, words in REFUSALS.items():
+        if feature in missing:
+            return f"{engine} does not {words}"
+    return None

@@ -1,0 +1,297 @@
+"""Random rule books (count rules over square sets and families, one-way attack pairs,
+board regions, blocked squares) on boards up to 5×5 with up to 3 armies: every engine
+that accepts one, and the CPMpy bridge, agree with a brute-force enumerator written
+here, which shares no code with chessplace's checker or encodings (counts,
+feasibility, optima); every rule book reads back from its problem file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chessplace import api
+from chessplace.core.board import Board, Square
+from chessplace.core.pieces import Piece, piece_from_text
+from chessplace.core.problem import Army, Problem
+from chessplace.core.problemfile import from_text, to_text
+from chessplace.core.result import Status
+from chessplace.core.rules import CountRule
+from chessplace.engines.base import Task
+from chessplace.engines.registry import ENGINES
+from chessplace.export.cpmpy import from_cpmpy, to_cpmpy
+from tests.conftest import assert_valid
+
+PIECES = {name: piece_from_text(name) for name in ("Q", "R", "B", "N", "K")}
+NAMES = ("white", "black", "red")
+
+
+def _groups(problem: Problem, rule: CountRule) -> list[frozenset[Square]]:
+    """The squares of each member of the rule's family, worked out from the board."""
+    rows, cols = problem.board.rows, problem.board.cols
+    if not isinstance(rule.squares, str):
+        return [rule.squares]
+    if rule.squares == "all":
+        return [frozenset((f, r) for f in range(cols) for r in range(rows))]
+    if rule.squares == "each rank":
+        return [frozenset((f, r) for f in range(cols)) for r in range(rows)]
+    if rule.squares == "each file":
+        return [frozenset((f, r) for r in range(rows)) for f in range(cols)]
+    assert problem.areas is not None
+    letters: dict[str, set[Square]] = {}
+    for r, row in enumerate(reversed(problem.areas)):
+        for f, letter in enumerate(row):
+            letters.setdefault(letter, set()).add((f, r))
+    return [frozenset(squares) for squares in letters.values()]
+
+
+def _sees(piece: Piece, start: Square, occupied: dict[Square, int], board: Board) -> list[int]:
+    """The armies of the first pieces ``piece`` on ``start`` meets along each move."""
+    hits = []
+    for move in piece.moves:
+        for dx, dy in move.directions:
+            x, y = start
+            steps = 0
+            while move.reach is None or steps < move.reach:
+                x, y, steps = x + dx, y + dy, steps + 1
+                if not (0 <= x < board.cols and 0 <= y < board.rows):
+                    break
+                if (x, y) in occupied:
+                    hits.append(occupied[(x, y)])
+                    break
+    return hits
+
+
+def _valid(problem: Problem, armies: list[set[Square]]) -> bool:
+    occupied = {s: a for a, squares in enumerate(armies) for s in squares}
+    names = [army.name for army in problem.armies]
+    for a, squares in enumerate(armies):
+        for square in squares:
+            for b in _sees(problem.armies[a].piece, square, occupied, problem.board):
+                if a == b and problem.independent:
+                    return False
+                if a != b and (
+                    problem.no_attack is None or (names[a], names[b]) in problem.no_attack
+                ):
+                    return False
+    for rule in problem.counts:
+        counted = [a for a in range(len(armies)) if rule.army is None or names[a] == rule.army]
+        for group in _groups(problem, rule):
+            if not rule.admits(sum(len(group & armies[a]) for a in counted)):
+                return False
+    return True
+
+
+def _placements(problem: Problem, sizes: list[range]) -> Iterator[list[set[Square]]]:
+    """Every placement with army ``a`` holding a number of pieces in ``sizes[a]``."""
+    free = [s for s in problem.board.squares() if s not in problem.blocked]
+
+    def place(a: int, left: list[Square]) -> Iterator[list[set[Square]]]:
+        if a == len(sizes):
+            yield []
+            return
+        for k in sizes[a]:
+            for chosen in combinations(left, k):
+                rest = [s for s in left if s not in chosen]
+                for others in place(a + 1, rest):
+                    yield [set(chosen), *others]
+
+    yield from place(0, free)
+
+
+def _brute(problem: Problem, sizes: list[range]) -> list[list[set[Square]]]:
+    return [p for p in _placements(problem, sizes) if _valid(problem, p)]
+
+
+@st.composite
+def rule_books(draw: st.DrawFn, exact: bool) -> tuple[Problem, list[range]]:
+    """A problem with count rules and attack pairs; with ``exact`` every army has an
+    exact size (for solve and count), else none (for optimize, on smaller boards)."""
+    armies_count = draw(st.integers(1, 3))
+    # boards whose every placement the brute force tries: with exact sizes a few
+    # thousand; without, (armies + 1) ** squares, so smaller boards for more armies
+    side = (5 if armies_count == 1 else 4) if exact else 5 - armies_count
+    rows, cols = draw(st.integers(2, side)), draw(st.integers(2, side))
+    if not exact and armies_count == 3:
+        cols = 2
+    board = Board(rows, cols)
+    squares = sorted(board.squares())
+    pieces = [draw(st.sampled_from(sorted(PIECES))) for _ in range(armies_count)]
+    total = 3 if rows * cols > 16 else 4
+    sizes = [draw(st.integers(0, 2)) for _ in range(armies_count)] if exact else []
+    if exact and sum(sizes) > total:
+        sizes = [min(k, 1) for k in sizes]
+    armies = tuple(
+        Army(NAMES[a], PIECES[p], sizes[a], sizes[a]) if exact else Army(NAMES[a], PIECES[p])
+        for a, p in enumerate(pieces)
+    )
+    pairs = [(x, y) for x in NAMES[:armies_count] for y in NAMES[:armies_count] if x != y]
+    no_attack = draw(
+        st.none() | st.lists(st.sampled_from(pairs), unique=True) if pairs else st.none()
+    )
+    areas = tuple("".join(draw(st.sampled_from("AB")) for _ in range(cols)) for _ in range(rows))
+    family = st.sampled_from(["all", "each rank", "each file", "each region"])
+    subset = st.frozensets(st.sampled_from(squares), min_size=1, max_size=4)
+    counts = []
+    for _ in range(draw(st.integers(0 if exact else 1, 2))):
+        low = draw(st.integers(0, 2))
+        high = draw(st.none() | st.integers(low, low + 2))
+        army = draw(st.none() | st.sampled_from(NAMES[:armies_count]))
+        counts.append(CountRule(draw(family | subset), low, high, army))
+    blocked = draw(st.frozensets(st.sampled_from(squares), max_size=2))
+    problem = Problem(
+        "rule book",
+        board,
+        armies,
+        independent=draw(st.booleans()),
+        blocked=blocked,
+        counts=tuple(counts),
+        no_attack=None if no_attack is None else tuple(no_attack),
+        areas=areas,
+    )
+    free = rows * cols - len(blocked)
+    ranges = [range(k, k + 1) for k in sizes] if exact else [range(free + 1)] * armies_count
+    return problem, ranges
+
+
+def _takers(problem: Problem, task: Task) -> list[str]:
+    return [
+        name
+        for name, engine in ENGINES.items()
+        if engine.available() and engine.refusal(problem, task) is None
+    ]
+
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(rule_books(exact=True))
+def test_counts_and_answers_agree_with_brute_force(case: tuple[Problem, list[range]]) -> None:
+    problem, sizes = case
+    truth = _brute(problem, sizes)
+    counters = _takers(problem, Task.COUNT)
+    assert counters, problem.describe()
+    for name in counters:
+        assert api.count(problem, solver=name).count == len(truth), (name, problem.describe())
+    model, _ = to_cpmpy(problem)
+    assert model.solveAll() == len(truth), ("cpmpy", problem.describe())
+    assert from_text(to_text(problem)) == problem
+    assert from_text(to_text(problem, "toml"), "toml") == problem
+    for name in _takers(problem, Task.SOLVE):
+        result = api.solve(problem, solver=name)
+        assert (result.status is Status.FEASIBLE) == bool(truth), (name, problem.describe())
+        if result.placement is not None:
+            assert_valid(result)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rule_books(exact=False))
+def test_optima_agree_with_brute_force(case: tuple[Problem, list[range]]) -> None:
+    problem, sizes = case
+    truth = _brute(problem, sizes)
+    best = max((sum(map(len, p)) for p in truth), default=None)
+    for name in _takers(problem, Task.OPTIMIZE):
+        result = api.optimize(problem, solver=name)
+        if best is None:
+            assert result.status is Status.INFEASIBLE, (name, problem.describe())
+            continue
+        assert (result.status, result.objective) == (Status.OPTIMAL, best), (
+            name,
+            problem.describe(),
+        )
+        assert_valid(result)
+
+
+def test_a_rook_army_blocks_a_queen_it_may_be_attacked_by() -> None:
+    """White queens may not attack black rooks, black rooks may attack white queens, and
+    a rook between two white queens blocks them: chess attacks, not lines."""
+    board = Board(1, 3)
+    queen, rook = PIECES["Q"], PIECES["R"]
+    problem = Problem(
+        "blocking",
+        board,
+        (Army("white", queen, 2, 2), Army("black", rook, 1, 1)),
+        no_attack=(("black", "white"),),
+    )
+    assert api.count(problem).count == len(_brute(problem, [range(2, 3), range(1, 2)])) == 0
+    allowed = Problem(
+        "blocking",
+        board,
+        (Army("white", queen, 2, 2), Army("black", rook, 1, 1)),
+        no_attack=(("white", "black"),),
+    )
+    assert api.count(allowed).count == 0  # a white queen next to the rook attacks it
+    free = Problem(
+        "blocking", board, (Army("white", queen, 2, 2), Army("black", rook, 1, 1)), no_attack=()
+    )
+    result = api.count(free)
+    assert result.count == len(_brute(free, [range(2, 3), range(1, 2)])) == 1  # Q R Q
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        (CountRule("each region", 1, 1), "needs board regions"),
+        (CountRule("all", 1, 1, "green"), "names army 'green'"),
+        (CountRule(frozenset({(9, 9)}), 0, 1), "off the"),
+    ],
+)
+def test_bad_rules_say_what_is_wrong(rule: CountRule, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Problem("bad", Board.square(4), (Army("white", PIECES["Q"]),), counts=(rule,))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("each rank", 3, 1), "at least 3 and at most 1"),
+        (("each rank", -1, None), "cannot be negative"),
+        (("each diagonal", 1, 1), "unknown squares"),
+        ((frozenset(), 1, 1), "at least one square"),
+        (("all", 1.5, None), "whole number"),
+        (("all", True, None), "whole number"),
+    ],
+)
+def test_bad_bounds_say_what_is_wrong(arguments: tuple[object, ...], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        CountRule(*arguments)  # type: ignore[arg-type]
+
+
+def test_attack_rules_name_real_armies() -> None:
+    with pytest.raises(ValueError, match="names army 'blue'"):
+        Problem(
+            "bad",
+            Board.square(4),
+            (Army("white", PIECES["Q"]), Army("black", PIECES["N"])),
+            no_attack=(("white", "blue"),),
+        )
+
+
+def test_the_cpmpy_bridge_takes_a_rule_of_the_users_own() -> None:
+    """The issue's recipe: 8 queens, at least two of them on four chosen squares."""
+    queens = Problem("queens", Board.square(8), (Army("white", PIECES["Q"], 8, 8),))
+    api.solve(queens, solver="cpsat")  # OR-Tools loaded first: CPMpy still loads
+    model, x = to_cpmpy(queens)
+    assert model.solveAll() == 92
+    import cpmpy as cp
+
+    model += cp.sum(x["white"][s] for s in ["a1", "b3", "c5", "d7"]) >= 2
+    assert model.solve()
+    placement = from_cpmpy(queens, x)
+    assert placement.verify() == ()
+    assert len(placement.armies[0] & {(0, 0), (1, 2), (2, 4), (3, 6)}) >= 2
+    model += cp.sum(x["white"][s] for s in ["c3", "d4", "e5", "f6"]) >= 2  # one diagonal
+    assert model.solveAll() == 0
+
+
+def test_from_cpmpy_needs_a_solved_model() -> None:
+    problem = Problem("queens", Board.square(4), (Army("white", PIECES["Q"], 4, 4),))
+    _, x = to_cpmpy(problem)
+    with pytest.raises(ValueError, match="solve it first"):
+        from_cpmpy(problem, x)
+    with pytest.raises(ValueError, match="no variables for army 'white'"):
+        from_cpmpy(problem, {})
