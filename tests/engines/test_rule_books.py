@@ -1,12 +1,14 @@
 """Random rule books (count rules over square sets and families, one-way attack pairs,
-board regions, blocked squares) on boards up to 5×5 with up to 3 armies: every engine
-that accepts one, and the CPMpy bridge, agree with a brute-force enumerator written
-here, which shares no code with chessplace's checker or encodings (counts,
-feasibility, optima); every rule book reads back from its problem file."""
+board regions, blocked squares, squares covered a set number of times) on boards up to
+5×5 with up to 3 armies: every engine that accepts one, and the CPMpy bridge, agree
+with a brute-force enumerator written here, which shares no code with chessplace's
+checker or encodings (counts, feasibility, optima); every rule book reads back from
+its problem file."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 from chessplace import api
 from chessplace.core.board import Board, Square
 from chessplace.core.pieces import Piece, piece_from_text
-from chessplace.core.problem import Army, Problem
+from chessplace.core.problem import Army, Problem, Sense
 from chessplace.core.problemfile import from_text, to_text
 from chessplace.core.result import Status
 from chessplace.core.rules import CountRule
@@ -295,3 +297,116 @@ def test_from_cpmpy_needs_a_solved_model() -> None:
         from_cpmpy(problem, x)
     with pytest.raises(ValueError, match="no variables for army 'white'"):
         from_cpmpy(problem, {})
+
+
+def _covers(problem: Problem, squares: set[Square]) -> bool:
+    """Every square to dominate covered as often as ``problem.cover`` asks: once for its
+    own piece, once for each piece that attacks it."""
+    low, high = problem.cover
+    occupied = dict.fromkeys(squares, 0)
+    piece, board = problem.armies[0].piece, problem.board
+    times = {s: int(s in squares) for s in board.squares()}
+    for square in squares:
+        reached = set()
+        for move in piece.moves:
+            for dx, dy in move.directions:
+                x, y = square
+                steps = 0
+                while move.reach is None or steps < move.reach:
+                    x, y, steps = x + dx, y + dy, steps + 1
+                    if not (0 <= x < board.cols and 0 <= y < board.rows):
+                        break
+                    reached.add((x, y))
+                    if (x, y) in occupied:
+                        break
+        for target in reached:
+            times[target] += 1
+    return all(
+        low <= times[s] and (high is None or times[s] <= high)
+        for s in board.squares()
+        if s not in problem.blocked
+    )
+
+
+@st.composite
+def covers(draw: st.DrawFn) -> Problem:
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    board = Board(rows, cols)
+    low = draw(st.integers(0, 2))
+    high = draw(st.none() | st.integers(low, 2))
+    piece = PIECES[draw(st.sampled_from(sorted(PIECES)))]
+    blocked = draw(st.frozensets(st.sampled_from(sorted(board.squares())), max_size=2))
+    return Problem(
+        "cover",
+        board,
+        (Army("white", piece),),
+        independent=draw(st.booleans()),
+        dominating=True,
+        sense=Sense.MINIMIZE,
+        blocked=blocked,
+        cover=(low, high),
+    )
+
+
+def _cover_sets(problem: Problem) -> list[set[Square]]:
+    free = [s for s in problem.board.squares() if s not in problem.blocked]
+    found = []
+    for k in range(len(free) + 1):
+        for chosen in combinations(free, k):
+            squares = set(chosen)
+            if _covers(problem, squares) and _valid(problem, [squares]):
+                found.append(squares)
+    return found
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(covers())
+def test_squares_covered_a_set_number_of_times_agree_with_brute_force(problem: Problem) -> None:
+    """Exact domination (perfect codes), k-domination and "at most k" covers."""
+    truth = _cover_sets(problem)
+    for name in _takers(problem, Task.COUNT):
+        assert api.count(problem, solver=name).count == len(truth), (name, problem.describe())
+    model, _ = to_cpmpy(problem)
+    assert model.solveAll() == len(truth)
+    assert from_text(to_text(problem)) == problem
+    fewest = min((len(s) for s in truth), default=None)
+    for name in _takers(problem, Task.OPTIMIZE):
+        result = api.optimize(problem, solver=name)
+        if fewest is None:
+            assert result.status is Status.INFEASIBLE, (name, problem.describe())
+        else:
+            assert (result.status, result.objective) == (Status.OPTIMAL, fewest), name
+            assert_valid(result)
+
+
+def test_kings_cover_a_6x6_board_exactly_once_in_one_way() -> None:
+    """The perfect code of the king's graph on 6×6: kings on b2, e2, b5, e5."""
+    problem = Problem(
+        "perfect kings",
+        Board.square(6),
+        (Army("white", PIECES["K"]),),
+        independent=False,
+        dominating=True,
+        cover=(1, 1),
+    )
+    result = api.count(problem)
+    assert result.count == 1
+    assert result.placement is not None
+    assert result.placement.armies[0] == {(1, 1), (4, 1), (1, 4), (4, 4)}
+    twice = replace(problem, board=Board(3, 3), cover=(2, None))  # 2-domination
+    assert api.count(twice).count == len(_cover_sets(twice)) > 0
+
+
+@pytest.mark.parametrize(
+    ("cover", "message"),
+    [((2, 1), "no such number"), ((-1, None), "no such number"), ((1.5, None), "whole number")],
+)
+def test_bad_covers_say_what_is_wrong(cover: tuple[object, object], message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        Problem(
+            "bad",
+            Board.square(4),
+            (Army("white", PIECES["K"]),),
+            dominating=True,
+            cover=cover,  # type: ignore[arg-type]
+        )

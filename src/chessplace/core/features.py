@@ -16,6 +16,7 @@ class Feature(StrEnum):
     DOMINATED = "dominated"
     COUNTS = "counts"
     ONE_WAY = "one-way"
+    COVER_COUNT = "cover-count"
 
 
 REFUSALS: dict[Feature, str] = {
@@ -25,6 +26,7 @@ REFUSALS: dict[Feature, str] = {
     Feature.DOMINATED: "dominate listed squares only",
     Feature.COUNTS: "take count rules on sets of squares",
     Feature.ONE_WAY: "take attack rules between chosen pairs of armies",
+    Feature.COVER_COUNT: "dominate a number of times other than at least once",
 }
 """What an engine that lacks a feature does not do, in the words of its refusal; the
 order is the order refusals are looked for."""

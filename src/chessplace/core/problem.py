@@ -117,6 +117,18 @@ class Problem:
     its size. With pawns, removing a piece may open a ride, but a valid placement
     stays valid when a piece is removed: pawns cut lines into segments, and the
     line rules above hold within each segment.
+
+    Rules a user states: ``counts`` bound the pieces on sets of squares (see
+    :class:`~chessplace.core.rules.CountRule`; ``areas`` names the regions of the
+    board that ``"each region"`` counts over: one string per rank, the top rank
+    first, a letter per square); ``no_attack`` lists the ordered pairs of armies
+    ``(attacker, target)`` whose pieces may not attack: absent, no army attacks
+    another. With one-way pairs, pieces block rides as in chess, so removing a
+    piece may open an attack, and with counts it may break a lower bound.
+    ``cover`` ``(at_least, at_most)`` says how many times each square to dominate
+    is covered: once for its own piece, once for each piece attacking it (rides
+    stopping at the first piece, as in chess); ``(1, None)`` is plain domination,
+    ``(1, 1)`` exact domination (perfect codes), ``(k, None)`` k-domination.
     """
 
     puzzle: str
@@ -135,6 +147,7 @@ class Problem:
     counts: tuple[CountRule, ...] = ()
     no_attack: tuple[tuple[str, str], ...] | None = None
     areas: tuple[str, ...] | None = None
+    cover: tuple[int, int | None] = (1, None)
 
     @classmethod
     def from_file(cls, path: FilePath) -> Problem:
@@ -179,6 +192,7 @@ class Problem:
             Feature.DOMINATED: self.dominated is not None,
             Feature.COUNTS: bool(self.counts),
             Feature.ONE_WAY: self.one_way,
+            Feature.COVER_COUNT: self.dominating and self.cover != (1, None),
         }
         return frozenset(feature for feature, present in found.items() if present)
 
@@ -360,6 +374,12 @@ class Problem:
             parts.append(f"{given} given")
         if self.dominated is not None:
             parts.append(f"{len(self.dominated)} to dominate")
+        if self.dominating and self.cover != (1, None):
+            low, high = self.cover
+            times = f"exactly {low}" if low == high else f"at least {low}"
+            if high is not None and high != low:
+                times = f"{low} to {high}"
+            parts.append(f"each square covered {times} times")
         parts += [rule.describe() for rule in self.counts]
         if self.no_attack is not None:
             pairs = ", ".join(f"{a} may not attack {b}" for a, b in self.no_attack)
@@ -440,7 +460,25 @@ def _check_rules(problem: Problem) -> None:
         )
     if problem.one_way and problem.dominating:
         raise ValueError("attack rules between armies do not combine with domination")
+    _check_cover(problem)
     problem.count_groups  # noqa: B018 - expands the rules, raising on a bad one
+
+
+def _check_cover(problem: Problem) -> None:
+    """How many times each square is covered: whole numbers, at least 0, the upper
+    bound not below the lower; other than once or more only when dominating."""
+    if not isinstance(problem.cover, tuple) or len(problem.cover) != 2:
+        raise ValueError("cover is a pair (at least, at most)")
+    low = whole_number(problem.cover[0], "the times a square is covered")
+    high = problem.cover[1]
+    if high is not None:
+        high = whole_number(high, "the times a square is covered")
+    if low < 0 or (high is not None and high < low):
+        shown = f"at least {low}" + ("" if high is None else f" and at most {high}")
+        raise ValueError(f"each square covered {shown}: no such number")
+    if (low, high) != (1, None) and not problem.dominating:
+        raise ValueError("how often squares are covered is for a dominating problem")
+    object.__setattr__(problem, "cover", (low, high))
 
 
 def _check_dominated(problem: Problem) -> None:

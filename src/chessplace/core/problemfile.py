@@ -39,9 +39,12 @@ from chessplace.core.position import square_names, with_dominated, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, serve_files
 from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_options
 from chessplace.core.rulefile import (
+    Cover,
     areas_from_data,
     counts_from_data,
     counts_to_data,
+    cover_from_data,
+    cover_to_data,
     no_attack_from_data,
 )
 from chessplace.core.tomlwriter import dumps
@@ -233,6 +236,9 @@ def _spelled(data: dict[str, Any]) -> Problem:
     rules = _object(data.get("rules", {}), "rules")
     _known(rules, RULE_KEYS, "rules.")
     dominating = rules.get("dominating", False)
+    cover: Cover = (1, None)
+    if isinstance(dominating, dict):
+        dominating, cover = cover_from_data(dominating, [army.name for army in armies])
     objective = data.get("objective", "minimize" if dominating else "maximize")
     if objective not in ("maximize", "minimize"):
         raise ValueError(f"objective: expected maximize or minimize, not {_shown(objective)}")
@@ -246,12 +252,13 @@ def _spelled(data: dict[str, Any]) -> Problem:
         board,
         armies,
         independent=_bool(rules.get("independent", True), "rules.independent"),
-        dominating=dominating is True,
+        dominating=dominating is not False,
         equal_armies=_bool(rules.get("equal_armies", False), "rules.equal_armies"),
         sense=Sense(objective),
         counts=counts_from_data(data.get("counts")),
         no_attack=no_attack_from_data(rules.get("no_attack")),
         areas=areas_from_data(board_data.get("regions")),
+        cover=cover,
     )
     for key in ("blocked", "pawns"):
         _typed(key, board_data.get(key))
@@ -322,6 +329,9 @@ def to_data(problem: Problem) -> dict[str, Any]:
         },
         "objective": problem.sense.value,
     }
+    if problem.dominating and problem.cover != (1, None):
+        listed = None if problem.dominated is None else square_names(problem.dominated)
+        data["rules"]["dominating"] = cover_to_data(problem, listed)
     if problem.no_attack is not None:
         data["rules"]["no_attack"] = [list(pair) for pair in problem.no_attack]
     if problem.counts:

@@ -21,6 +21,9 @@ from chessplace.core.rules import FAMILIES, MAX_COUNT_RULES, CountRule
 
 COUNT_KEYS = frozenset({"army", "squares", "at_least", "at_most", "exactly"})
 
+Cover = tuple[int, int | None]
+"""How many times each square to dominate is covered: (at least, at most)."""
+
 
 def counts_from_data(value: Any) -> tuple[CountRule, ...]:
     """The ``counts`` list of a problem file."""
@@ -126,3 +129,49 @@ def counts_to_data(problem: Problem) -> list[dict[str, Any]]:
                 item["at_least"] = 0
         found.append(item)
     return found
+
+
+COVER_KEYS = frozenset({"squares", "exactly", "at_least", "at_most", "by"})
+
+
+def cover_from_data(value: dict[str, Any], armies: list[str]) -> tuple[bool | list[Any], Cover]:
+    """``rules.dominating`` as an object: which squares (``"all"`` or a list) and how
+    many times each is covered; ``(True or the listed squares, (at_least, at_most))``."""
+    for key in value:
+        if key not in COVER_KEYS:
+            raise ValueError(
+                f"rules.dominating.{str(key)[:30]}: unknown key "
+                f"(known: {', '.join(sorted(COVER_KEYS))})"
+            )
+    by = value.get("by")
+    if by is not None and by not in armies:
+        raise ValueError(f"rules.dominating.by: {str(by)[:30]!r} is not an army of the problem")
+    squares = value.get("squares", "all")
+    if squares != "all" and not isinstance(squares, list):
+        raise ValueError('rules.dominating.squares: expected "all" or a list of squares')
+    bounds = {key: value.get(key) for key in ("exactly", "at_least", "at_most")}
+    for key, bound in bounds.items():
+        if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)):
+            raise ValueError(f"rules.dominating.{key}: expected a whole number")
+    exactly = bounds["exactly"]
+    if exactly is not None and (bounds["at_least"] is not None or bounds["at_most"] is not None):
+        raise ValueError(
+            "rules.dominating: exactly with at_least or at_most; give one or the others"
+        )
+    low = exactly if exactly is not None else bounds["at_least"]
+    high = exactly if exactly is not None else bounds["at_most"]
+    return (True if squares == "all" else squares), (1 if low is None else low, high)
+
+
+def cover_to_data(problem: Problem, listed: list[str] | None) -> dict[str, Any]:
+    """``rules.dominating`` as an object, for a problem whose squares are covered other
+    than at least once."""
+    low, high = problem.cover
+    data: dict[str, Any] = {"squares": "all" if listed is None else listed}
+    if low == high:
+        data["exactly"] = low
+    else:
+        data["at_least"] = low
+        if high is not None:
+            data["at_most"] = high
+    return data

@@ -1,5 +1,6 @@
 """TOML text for the shapes a problem file has: keys holding strings, whole numbers,
-booleans or lists of them, tables (``[board]``) and lists of tables (``[[armies]]``).
+booleans or lists of them (lists of lists too: attack pairs), tables (``[board]``)
+and lists of tables (``[[armies]]``).
 
 Standard-library ``tomllib`` reads it back to the same data; anything else (floats,
 ``None``, dates, a string holding a lone surrogate) is a ``ValueError``.
@@ -56,7 +57,7 @@ def _value(value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return _string(value)
-    if isinstance(value, list) and not any(isinstance(v, (Mapping, list)) for v in value):
+    if isinstance(value, list) and not any(isinstance(v, Mapping) for v in value):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     raise ValueError(f"a problem file holds no {type(value).__name__} values: {value!r:.40}")
 

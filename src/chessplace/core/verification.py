@@ -62,8 +62,10 @@ def violations(placement: Placement) -> tuple[Violation, ...]:
     else:
         found += _count_breaks(placement)
         found += _illegal_attacks(placement, occupant)
-    if placement.problem.dominating:
+    if placement.problem.dominating and placement.problem.cover == (1, None):
         found += _uncovered(placement, occupant)
+    elif placement.problem.dominating:
+        found += _miscovered(placement, occupant)
     return tuple(found)
 
 
@@ -362,6 +364,69 @@ def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
     return [
         RuleBreak(f"{len(missing)} squares neither occupied nor attacked: {names}{more}", missing)
     ]
+
+
+def _miscovered(placement: Placement, occupant: Occupant) -> list[Violation]:
+    """The squares to dominate covered a wrong number of times: once for a piece on
+    the square, once for each piece that attacks it (rides stop at the first piece)."""
+    problem = placement.problem
+    low, high = problem.cover
+    times = {square: int(occupant.get(square, PAWN) != PAWN) for square in occupant}
+    pieces = [army.piece for army in problem.armies]
+    for square, army in occupant.items():
+        if army == PAWN:
+            continue
+        hits = {
+            target
+            for move in pieces[army].moves
+            for target in _first_hits(square, move.directions, move.reach, occupant, problem.board)
+        }
+        hits |= {
+            target
+            for move in pieces[army].moves
+            for dx, dy in move.directions
+            for target in _ray_until_occupied(square, dx, dy, move.reach, occupant, problem)
+        }
+        for target in hits:
+            times[target] = times.get(target, 0) + 1
+    listed = problem.dominated
+    targets = (
+        problem.board.squares() if listed is None else sorted(listed, key=lambda s: (s[1], s[0]))
+    )
+    wrong = [
+        (square, times.get(square, 0))
+        for square in targets
+        if square not in problem.blocked
+        and occupant.get(square) != PAWN
+        and not (low <= times.get(square, 0) and (high is None or times.get(square, 0) <= high))
+    ]
+    if not wrong:
+        return []
+    asked = (
+        f"exactly {low}"
+        if low == high
+        else f"at least {low}"
+        if high is None
+        else f"{low} to {high}"
+    )
+    shown = " ".join(f"{square_name(s)}:{n}" for s, n in wrong[:12])
+    more = f" and {len(wrong) - 12} more" if len(wrong) > 12 else ""
+    return [
+        RuleBreak(
+            f"{len(wrong)} squares covered other than {asked} times: {shown}{more}",
+            tuple(s for s, _ in wrong),
+        )
+    ]
+
+
+def _ray_until_occupied(
+    start: Square, dx: int, dy: int, reach: int | None, occupant: Occupant, problem: Problem
+) -> Iterator[Square]:
+    """The empty squares a move attacks from ``start`` before its first occupied one."""
+    for square in _ray(start, dx, dy, reach, problem.board):
+        if square in occupant or square == start:
+            return
+        yield square
 
 
 def directed_pairs(found: tuple[Violation, ...]) -> set[tuple[Square, Square]]:

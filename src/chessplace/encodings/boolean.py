@@ -50,7 +50,9 @@ class Rules:
     - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (each
       rank, file and region of a grid of regions; the pawns to place);
     - ``bounded``: ``(group, at_least, at_most)``: the user's count rules
-      (``at_most`` ``None``: no upper bound);
+      (``at_most`` ``None``: no upper bound), and how many times each square to
+      dominate is covered when that is not "at least once" (over auxiliary
+      variables "this piece sees that square", defined in ``clauses``);
     - ``fixed``: variables with a set value: given pieces true, every piece on
       a blocked square or a given pawn false;
     - ``clauses``: further clauses, over auxiliary variables too: pawns to
@@ -69,7 +71,7 @@ class Rules:
     forbidden_pairs: tuple[tuple[Literal, Literal], ...]
     cover: tuple[tuple[Literal, ...], ...]
     exactly: tuple[tuple[tuple[Literal, ...], int], ...] = ()
-    bounded: tuple[tuple[tuple[Literal, ...], int, int | None], ...] = ()
+    bounded: tuple[tuple[tuple[Key, ...], int, int | None], ...] = ()
     fixed: tuple[tuple[Literal, bool], ...] = ()
     clauses: tuple[Clause, ...] = ()
 
@@ -104,7 +106,7 @@ def rules_of(problem: Problem) -> Rules:
                 pairs.add(((a, s), (b, t)))
                 pairs.add(((a, t), (b, s)))
     cover: tuple[tuple[Literal, ...], ...] = ()
-    if problem.dominating:
+    if problem.dominating and problem.cover == (1, None):
         targets = {board.index(s) for s in problem.squares_to_dominate}
         cover = tuple(
             tuple((0, s) for s in squares)
@@ -120,6 +122,10 @@ def rules_of(problem: Problem) -> Rules:
         clauses = tuple(_pawn_clauses(board, armies[0].piece, pawns))
     if problem.one_way:
         clauses = tuple(_sight_clauses(problem))
+    covered: tuple[tuple[tuple[Key, ...], int, int | None], ...] = ()
+    if problem.dominating and problem.cover != (1, None):
+        covered, definitions = _cover_counts(problem)
+        clauses += definitions
     return Rules(
         armies=len(armies),
         squares=board.size,
@@ -128,7 +134,7 @@ def rules_of(problem: Problem) -> Rules:
         forbidden_pairs=tuple(sorted(pairs)),
         cover=cover,
         exactly=_region_lines(problem) + placed_pawns,
-        bounded=_count_groups(problem),
+        bounded=_count_groups(problem) + covered,
         fixed=_fixed(problem),
         clauses=clauses,
     )
@@ -228,7 +234,7 @@ def _pawn_clauses(board: Board, piece: Piece, pawns: frozenset[int]) -> Iterable
         yield ((0, s), False), ((0, t), False), *(((PAWN, m), True) for m in between)
 
 
-def _count_groups(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int, int | None], ...]:
+def _count_groups(problem: Problem) -> tuple[tuple[tuple[Key, ...], int, int | None], ...]:
     """The user's count rules as groups of variables with their bounds."""
     board, armies = problem.board, range(len(problem.armies))
     return tuple(
@@ -243,6 +249,59 @@ def _count_groups(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int, int
         )
         for group in problem.count_groups
     )
+
+
+def _cover_counts(
+    problem: Problem,
+) -> tuple[tuple[tuple[tuple[Key, ...], int, int | None], ...], tuple[Clause, ...]]:
+    """How many times each square to dominate is covered, as a bounded group per square:
+    its own piece and ``("sees", s, t)``, true exactly when a piece on ``s`` attacks
+    ``t`` (along some move whose squares between are empty, ``("clear", between)``);
+    and the clauses that define those variables. One army (domination has one)."""
+    board, low, high = problem.board, *problem.cover
+    piece = problem.armies[0].piece
+    pawns = problem.pawns
+    paths: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+    for square in board.squares():
+        if square in pawns or square in problem.blocked:
+            continue
+        s = board.index(square)
+        for move in piece.moves:
+            for dx, dy in move.directions:
+                between: list[int] = []
+                current: Square | None = square
+                steps = 0
+                while move.reach is None or steps < move.reach:
+                    current = board.step(current, dx, dy) if current is not None else None
+                    steps += 1
+                    if current is None or current == square or current in pawns:
+                        break
+                    t = board.index(current)
+                    paths.setdefault((s, t), set()).add(tuple(sorted(between)))
+                    between.append(t)
+    clauses: list[Clause] = []
+    clear: set[tuple[int, ...]] = set()
+    attackers: dict[int, list[Key]] = {}
+    for (s, t), ways in sorted(paths.items()):
+        sees: Key = ("sees", s, t)
+        attackers.setdefault(t, []).append(sees)
+        clauses.append(((sees, False), ((0, s), True)))
+        if () in ways:  # a leap or a step: nothing can stand between
+            clauses.append((((0, s), False), (sees, True)))
+            continue
+        for way in sorted(ways):
+            if way not in clear:
+                clear.add(way)
+                flag: Key = ("clear", way)
+                clauses += [((flag, False), ((0, m), False)) for m in way]
+                clauses.append(((flag, True), *(((0, m), True) for m in way)))
+            clauses.append((((0, s), False), (("clear", way), False), (sees, True)))
+        clauses.append(((sees, False), *((("clear", way), True) for way in sorted(ways))))
+    groups = tuple(
+        (((0, t), *attackers.get(t, [])), low, high)
+        for t in sorted(board.index(square) for square in problem.squares_to_dominate)
+    )
+    return groups, tuple(clauses)
 
 
 def _sight_clauses(problem: Problem) -> Iterable[Clause]:

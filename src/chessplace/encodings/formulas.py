@@ -126,7 +126,7 @@ class Formula(Cnf):
     def _add_bounded(self, rules: Rules) -> None:
         """The user's count rules, each a cardinality bound on its group."""
         for group, low, high in checked(rules.bounded, self.control):
-            self.bound([self.var(v) for v in group], low, high)
+            self.bound([self.named(("x", *v)) for v in group], low, high)
 
     def army(self, a: int) -> list[int]:
         return [self.var((a, s)) for s in range(self.squares)]

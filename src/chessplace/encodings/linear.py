@@ -202,11 +202,11 @@ class _Builder:
         return Constraint(tuple(terms), ">=", 1 - negative)
 
     def _bounded(
-        self, groups: tuple[tuple[tuple[Literal, ...], int, int | None], ...]
+        self, groups: tuple[tuple[tuple[Key, ...], int, int | None], ...]
     ) -> list[Constraint]:
         found: list[Constraint] = []
         for group, low, high in groups:
-            terms = tuple(map(self.one, group))
+            terms = tuple(self.one(_literal(key)) for key in group)
             if high == low:
                 found.append(Constraint(terms, "=", low))
                 continue

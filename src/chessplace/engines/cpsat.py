@@ -60,8 +60,8 @@ class _Model:
             model.add_bool_or([self.x[v] for v in group])
         for group, k in rules.exactly:
             model.add(sum(self.x[v] for v in group) == k)
-        for group, low, high in rules.bounded:
-            held = sum(self.x[v] for v in group)
+        for members, low, high in rules.bounded:
+            held = sum(self._var(v) for v in members)
             model.add(held >= low)
             if high is not None:
                 model.add(held <= high)
@@ -182,6 +182,7 @@ class CpSatEngine(Engine):
             Feature.DOMINATED,
             Feature.COUNTS,
             Feature.ONE_WAY,
+            Feature.COVER_COUNT,
         }
     )
     summary = "OR-Tools CP-SAT: find, optimise with proof, enumerate and list"
@@ -343,5 +344,7 @@ def _known_bound(problem: Problem) -> int | None:
     """A bound proven without search: the domination lower bound, or the product bound
     on equal peaceable armies; ``None`` when neither applies."""
     if problem.dominating and problem.sense is Sense.MINIMIZE:
+        if problem.cover[0] < 1:  # covering no square is allowed: nothing to bound
+            return None
         return domination.lower_bound(problem.without_counts())
     return lines.upper_bound(problem.without_counts())

@@ -162,6 +162,7 @@ class PortfolioEngine(Engine):
             Feature.DOMINATED,
             Feature.COUNTS,
             Feature.ONE_WAY,
+            Feature.COVER_COUNT,
         }
     )
     summary = "the strongest engines that take a problem, side by side; the first proof wins"

@@ -62,6 +62,7 @@ class SatEngine(Engine):
             Feature.DOMINATED,
             Feature.COUNTS,
             Feature.ONE_WAY,
+            Feature.COVER_COUNT,
         }
     )
     summary = "SAT via PySAT (CaDiCaL; cardinality encoding selectable): find, optimise"
@@ -134,11 +135,11 @@ class SatEngine(Engine):
         if task is Task.COUNT and len(problem.armies) < 2:
             return "sat counts several armies (by symmetry class); cpsat enumerates single ones"
         reason = super().refusal(problem, task)
-        ruled = problem.counts or problem.one_way
+        ruled = problem.counts or problem.one_way or Feature.COVER_COUNT in problem.features()
         if reason is None and ruled and (task is Task.OPTIMIZE or problem.equal_armies):
             # sat's optimisation and equal armies trim answers, which a count or a
             # piece that blocks an attack may not survive: cpsat states them whole
-            reason = "sat takes count and attack rules to solve and count, not equal armies"
+            reason = "sat takes count, attack and cover rules to solve and count, not equal armies"
         squares = problem.board.size
         if reason is None and task is not Task.SOLVE and squares > MAX_SQUARES:
             reason = f"sat {task.value}s boards of at most {MAX_SQUARES:,} squares"

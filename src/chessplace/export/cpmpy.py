@@ -72,8 +72,8 @@ def to_cpmpy(problem: Problem) -> tuple[Any, Variables]:
         model += cp.any(var(v) for v in group)
     for group, k in rules.exactly:
         model += cp.sum(var(v) for v in group) == k
-    for group, low, high in rules.bounded:
-        held = cp.sum(var(v) for v in group)
+    for members, low, high in rules.bounded:
+        held = cp.sum(var(v) for v in members)
         model += held >= low
         if high is not None:
             model += held <= high

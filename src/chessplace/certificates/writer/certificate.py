@@ -83,6 +83,8 @@ def spec_of(problem: Problem) -> Spec:
         )
     if problem.dominated is not None:
         raise CannotCertify("certificates do not cover domination of listed squares yet")
+    if problem.counts or problem.one_way:
+        raise CannotCertify("certificates do not cover count rules or one-way attack rules yet")
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
         raise CannotCertify(f"certificates cover boards up to {MAX_CERTIFIED_SIDE} a side")
     if len({army.piece for army in problem.armies}) != 1:
