@@ -11,6 +11,7 @@ from chessplace.core.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, pi
 from chessplace.core.position import Listing, with_dominated, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, whole_number
 from chessplace.core.regions import Regions, parse_grid
+from chessplace.core.ruletext import RuleListing, with_rules
 from chessplace.runtime.clipping import clipped
 
 
@@ -226,11 +227,16 @@ def problem_from_options(
     given: Listing = None,
     pawns: Listing | int = None,
     dominate: Listing = None,
+    counts: RuleListing = None,
+    no_attack: RuleListing = None,
+    regions: RuleListing = None,
 ) -> Problem:
     """The problem that the CLI's (and the HTTP API's) options describe: ``blocked``,
     ``given`` and ``pawns`` as :func:`chessplace.core.position.with_position` reads them,
     but for ``queens-and-pawns``, whose ``pawns`` is how many pawns to place; with
-    ``dominate``, every answer occupies or attacks those squares (one army).
+    ``dominate``, every answer occupies or attacks those squares (one army); ``counts``,
+    ``no_attack`` and ``regions``, the user's rules as
+    :func:`chessplace.core.ruletext.with_rules` reads them.
 
     Raises ``ValueError`` with a message fit for a user on bad options; an unknown
     puzzle is named before anything it would need is missed.
@@ -239,7 +245,7 @@ def problem_from_options(
         raise ValueError(_unknown_puzzle(puzzle))
     if puzzle in REGION_PUZZLES:
         others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
-        position = (blocked, given, pawns, dominate)
+        position = (blocked, given, pawns, dominate, counts, no_attack, regions)
         if grid is None:
             raise ValueError(f"{puzzle} needs a grid of regions")
         if any(value is not None for value in (*others, *position)):
@@ -266,13 +272,15 @@ def problem_from_options(
         problem = build_puzzle(
             puzzle, board, piece_from_text(piece) if piece else None, armies=armies, white=white
         )
-    counts = (at_least, exactly, at_most)
-    if sum(value is not None for value in counts) > 1:
+    sizes = (at_least, exactly, at_most)
+    if sum(value is not None for value in sizes) > 1:
         raise ValueError("give at most one of at least, exactly and at most")
-    if any(value is not None for value in counts):
+    if any(value is not None for value in sizes):
         problem = problem.with_counts(at_least=at_least, exactly=exactly, at_most=at_most)
     problem = with_position(problem, blocked, given, pawns, problem.free_pawns)
-    return problem if dominate is None else with_dominated(problem, dominate)
+    if dominate is not None:
+        problem = with_dominated(problem, dominate)
+    return with_rules(problem, counts, no_attack, regions)
 
 
 def _unknown_puzzle(name: str) -> str:
@@ -311,7 +319,12 @@ PROBLEM_OPTIONS = (
     "pawns",
     "dominate",
 )
-"""The options besides the puzzle's name that :func:`problem_from_options` takes."""
+"""The options besides the puzzle's name that :func:`problem_from_options` takes,
+but for the user's rules (:data:`RULE_OPTIONS`)."""
+
+RULE_OPTIONS = ("counts", "no_attack", "regions")
+"""The user's rules :func:`problem_from_options` takes: count rules, attack pairs and
+board regions (:mod:`chessplace.core.ruletext`)."""
 
 
 class OptionSource(Protocol):
@@ -322,9 +335,9 @@ class OptionSource(Protocol):
 
 def problem_from_attributes(source: OptionSource) -> Problem:
     """:func:`problem_from_options` on ``source.puzzle`` and the attributes named
-    in ``PROBLEM_OPTIONS`` (missing ones count as not given): parsed CLI arguments
-    and HTTP request bodies alike."""
+    in ``PROBLEM_OPTIONS`` and ``RULE_OPTIONS`` (missing ones count as not given):
+    parsed CLI arguments and HTTP request bodies alike."""
     return problem_from_options(
         source.puzzle,
-        **{name: getattr(source, name, None) for name in PROBLEM_OPTIONS},
+        **{name: getattr(source, name, None) for name in (*PROBLEM_OPTIONS, *RULE_OPTIONS)},
     )

@@ -95,6 +95,18 @@ EXAMPLES: dict[str, list[list[str]]] = {
     "at_least": [["independent", "--piece", "K", "-n", "5", "--at-least", "4"]],
     "exactly": [["peaceable-queens", "-n", "5", "--exactly", "4"]],
     "at_most": [["dominating-queens", "-n", "5", "--at-most", "3"]],
+    "counts": [
+        ["queens", "-n", "6", "--count", "each rank=1", "--count", "white:a1,b2<=1"],
+        ["independent", "--piece", "K", "-n", "5", "--count", "each-file>=1"],
+    ],
+    "no_attack": [
+        ["peaceable-queens", "-n", "5", "--no-attack", "white:black"],
+        ["peaceable-queens", "-n", "5", "--armies", "3", "--no-attack", "none"],
+    ],
+    "regions": [
+        ["independent", "--piece", "K", "-n", "4", "--regions", "AABB,AABB,CCDD,CCDD"],
+        ["queens", "-n", "4", "--regions", "AABB,AABB,CCDD,CCDD", "--count", "each-region=1"],
+    ],
 }
 """Per problem option (its ``dest``), invocations that use it."""
 

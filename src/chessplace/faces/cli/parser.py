@@ -87,6 +87,7 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_grid_arguments(parser)
     _position_arguments(parser)
+    _rule_arguments(parser)
 
 
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -115,6 +116,32 @@ def _position_arguments(parser: argparse.ArgumentParser) -> None:
         help="every answer occupies or attacks these squares (a1,b2), and no others need "
         "be: domination of listed squares, for one army (dominating-queens: the fewest "
         "queens that cover them)",
+    )
+
+
+def _rule_arguments(parser: argparse.ArgumentParser) -> None:
+    """The user's rules (see :mod:`chessplace.core.ruletext`)."""
+    parser.add_argument(
+        "--count",
+        dest="counts",
+        action="append",
+        metavar="RULE",
+        help="a count rule, [ARMY:]SQUARES OP K: SQUARES all, each-rank, each-file, "
+        "each-region or a list (a1,b2), OP =, <= or >= ('each rank=2', "
+        "'white:a1,a2,b1,b2<=1'); repeat for more",
+    )
+    parser.add_argument(
+        "--no-attack",
+        action="append",
+        metavar="ATTACKER:TARGET",
+        help="no piece of army ATTACKER may attack one of TARGET (white:black), the other "
+        "way free unless also given; repeat for more; none: armies may attack each other",
+    )
+    parser.add_argument(
+        "--regions",
+        metavar="ROWS",
+        help="board regions for --count each-region: a letter per square, rows top rank "
+        "first, comma-separated (AABB,AABB,CCDD,CCDD)",
     )
 
 

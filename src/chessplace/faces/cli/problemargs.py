@@ -8,11 +8,13 @@ import argparse
 
 from chessplace.core.problem import Problem
 from chessplace.core.problemfile import read_problem
-from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_attributes
+from chessplace.core.puzzles import PROBLEM_OPTIONS, RULE_OPTIONS, problem_from_attributes
 from chessplace.faces.cli.exits import UsageError
 from chessplace.faces.cli.regions import with_grid
 
 PROBLEM_FILE_SUFFIXES = (".json", ".toml")
+FLAGS = {"counts": "--count", "grid_file": "--grid"}
+"""Options whose flag is not their name's."""
 
 
 def problem_from(arguments: argparse.Namespace) -> Problem:
@@ -23,12 +25,12 @@ def problem_from(arguments: argparse.Namespace) -> Problem:
         return problem_from_attributes(with_grid(arguments))
     given = [
         name
-        for name in (*PROBLEM_OPTIONS, "grid_file")
+        for name in (*PROBLEM_OPTIONS, *RULE_OPTIONS, "grid_file")
         if name != "grid" and getattr(arguments, name, None) not in (None, False)
     ]
     if given:
-        option = given[0].replace("_file", "").replace("_", "-")
-        flag = f"-{option}" if len(option) == 1 else f"--{option}"
+        option = given[0].replace("_", "-")
+        flag = FLAGS.get(given[0], f"-{option}" if len(option) == 1 else f"--{option}")
         raise UsageError(f"{arguments.puzzle} states the whole problem: give no {flag} beside it")
     try:
         return read_problem(arguments.puzzle)
