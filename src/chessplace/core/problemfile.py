@@ -18,7 +18,9 @@ data is the same in both. Two forms, one schema (``data/problem.schema.json``):
   puzzles keep the first form (their grid is the problem).
 
 Reading checks every key and type first and names the first wrong one in one
-line (``ValueError``); the file's size and nesting are bounded before parsing.
+line (``ValueError``); the file's size, nesting (TOML's dotted keys too) and number of
+values are bounded before parsing, each list's length before any of its entries is read,
+and a key given twice in one JSON object is refused (TOML refuses it itself).
 
 This module hands its reader and writer to :class:`Problem` (``from_file``,
 ``to_file``): it needs the named puzzles, which build problems, so it stands
@@ -28,6 +30,8 @@ above ``problem.py``, and the core package loads it with the model.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import tomllib
 from os import PathLike
 from pathlib import Path
@@ -55,9 +59,21 @@ Form = Literal["json", "toml"]
 FORMS: tuple[Form, ...] = ("json", "toml")
 
 MAX_FILE_BYTES = 64 << 20
-"""The largest problem file read: room for every square of a 2,000×2,000 board listed."""
+"""The largest problem file read: room for lists of :data:`MAX_LISTED` entries."""
 MAX_DEPTH = 6
-"""The deepest nesting a problem file has (an object in a list in an object)."""
+"""The deepest nesting a problem file has (an object in a list in an object); each dot
+of a TOML dotted key (``a.b.c = 1``) counts as a level."""
+MAX_LISTED = 1 << 20
+"""The most entries a list in a problem file holds (blocked squares, pawns, given
+pieces, squares to dominate, rows of a grid), as in the HTTP API's bodies: every square
+of a 1,024×1,024 board. No engine models a position on more than 40,000 squares, and a
+million squares take seconds to read, so a longer list is refused before any is read."""
+MAX_COMMAS = 4 * MAX_LISTED
+"""The most commas a problem file's text holds, counted before it is parsed: four full
+lists (a given piece written as an object takes three). Millions of tiny values cost
+gigabytes once parsed (a 55 MB list of squares, 1.5 GB), so such a file is refused first."""
+LISTINGS = ("blocked", "given", "pawns", "dominate")
+"""Puzzle options that list squares or pieces, as a list or comma-separated text."""
 
 PUZZLE_KEYS = frozenset({"puzzle", *PROBLEM_OPTIONS})
 SPELLED_KEYS = frozenset({"puzzle", "board", "armies", "rules", "objective", "given"})
@@ -74,13 +90,36 @@ def form_of(path: str | PathLike[str]) -> Form:
 
 def read_problem(path: str | PathLike[str]) -> Problem:
     """The problem in a problem file (TOML by its suffix, else JSON); ``ValueError``
-    (one line) when it is not one."""
-    with open(path, "rb") as source:
+    (one line, not naming the file: the caller does) when it is not one, ``OSError``
+    when it cannot be read."""
+    text = _read(path).decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return from_text(text, form_of(path))
+
+
+def _read(path: str | PathLike[str]) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES`. It is opened
+    without blocking and checked before it is read: a FIFO would wait for a writer
+    forever, a device such as ``/dev/zero`` never ends."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags), "rb") as source:
+        mode = os.fstat(source.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise ValueError(f"{_file_kind(mode)}, not a regular file")
         data = source.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
-        raise ValueError(f"{path}: more than {MAX_FILE_BYTES >> 20} MiB, too long for a problem")
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    return from_text(text, form_of(path))
+        raise ValueError(f"more than {MAX_FILE_BYTES >> 20} MiB, too long for a problem file")
+    return data
+
+
+def _file_kind(mode: int) -> str:
+    kinds = [
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ]
+    return next((word for test, word in kinds if test(mode)), "a special file")
 
 
 def write_problem(problem: Problem, path: str | PathLike[str]) -> None:
@@ -99,13 +138,38 @@ def to_text(problem: Problem, form: Form = "json") -> str:
 
 def from_text(text: str, form: Form = "json") -> Problem:
     """The problem in the JSON (or TOML) ``text``."""
-    _check_depth(text)
+    commas = text.count(",")
+    if commas > MAX_COMMAS:
+        raise ValueError(
+            f"{commas:,} commas: a problem file holds at most {MAX_COMMAS:,} "
+            f"(lists of at most {MAX_LISTED:,} entries)"
+        )
+    _check_depth(text, form)
     return from_data(_parsed_toml(text) if form == "toml" else _parsed_json(text))
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object names a key twice (``json`` would keep the last silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``, refused when a key comes twice (``object_pairs_hook``)."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return data
 
 
 def _parsed_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as error:
+        key = clipped(json.dumps(error.args[0]), 40)
+        raise ValueError(f"not valid JSON: the key {key} comes twice in one object") from None
     except json.JSONDecodeError as error:
         raise ValueError(
             f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -122,14 +186,18 @@ def _parsed_toml(text: str) -> dict[str, Any]:
         raise ValueError(f"not valid TOML: {clipped(first, 80)}") from None
 
 
-def _check_depth(text: str) -> None:
+def _check_depth(text: str, form: Form = "json") -> None:
     """Refuse nesting deeper than :data:`MAX_DEPTH` before parsing. Brackets inside
     strings (JSON's and TOML's quotes, a backslash escaping in double quotes only) and
-    in TOML comments do not count: an army may be named ``{``."""
+    in TOML comments do not count: an army may be named ``{``. In TOML each dot of a
+    dotted key (a run of dots up to the next ``=``, comma, bracket or line end) adds a
+    level: ``tomllib`` takes time quadratic in a key's dots (50,000 of them, a minute)."""
     depth, quote, escaped, comment = 0, "", False, False
+    dots, dotted = 0, form == "toml"
     for char in text:
         if comment:
-            comment = char != "\n"
+            if char == "\n":
+                comment, dots = False, 0
         elif quote:
             if escaped:
                 escaped = False
@@ -142,11 +210,20 @@ def _check_depth(text: str) -> None:
         elif char == "#":
             comment = True
         elif char in "[{":
-            depth += 1
+            depth, dots = depth + 1, 0
             if depth > MAX_DEPTH:
                 raise ValueError(f"nested deeper than {MAX_DEPTH} levels: not a problem file")
         elif char in "]}":
-            depth -= 1
+            depth, dots = depth - 1, 0
+        elif char == "." and dotted:
+            dots += 1
+            if depth + dots > MAX_DEPTH:
+                raise ValueError(
+                    f"nested deeper than {MAX_DEPTH} levels (a dotted key's dots count): "
+                    "not a problem file"
+                )
+        elif char in "=,\n":
+            dots = 0
 
 
 def from_data(data: Any) -> Problem:
@@ -190,6 +267,8 @@ def _typed(key: str, value: Any) -> None:
     """A puzzle option of the right JSON type (``true`` is not a number)."""
     if value is None:
         return
+    if key in LISTINGS or key == "grid":
+        _short(value, key)
     allowed = _OPTION_TYPES[key]
     if isinstance(value, bool) and bool not in allowed:
         raise ValueError(f"{key}: expected {_names(allowed)}, not {_kind(value)}")
@@ -201,12 +280,29 @@ def _typed(key: str, value: Any) -> None:
                 raise ValueError(f"{key}: expected a list of strings, found {_kind(item)}")
 
 
+def _short(value: Any, key: str) -> None:
+    """Refuse a list (or comma-separated text) of more than :data:`MAX_LISTED` entries
+    before any entry is read."""
+    if isinstance(value, list):
+        entries = len(value)
+    elif isinstance(value, str) and key in LISTINGS:
+        entries = value.count(",") + 1
+    else:
+        return
+    if entries > MAX_LISTED:
+        raise ValueError(
+            f"{key}: {entries:,} entries; a problem file lists at most {MAX_LISTED:,} "
+            f"(every square of a 1,024×1,024 board)"
+        )
+
+
 def _given_list(value: Any) -> list[Any] | None:
     """Given pieces: ``Qd1`` text or ``{piece, square, army}`` objects of strings."""
     if value is None:
         return None
     if not isinstance(value, list):
         raise ValueError(f"given: expected a list, not {_kind(value)}")
+    _short(value, "given")
     for item in value:
         if isinstance(item, dict):
             for key, field in item.items():
@@ -273,6 +369,7 @@ def _spelled(data: dict[str, Any]) -> Problem:
         place,
     )
     if isinstance(dominating, list):
+        _short(dominating, "rules.dominating")
         return with_dominated(problem, dominating, "rules.dominating")
     return problem
 

@@ -186,7 +186,12 @@ class PortfolioEngine(Engine):
         return provers + others[: max(0, cores - len(provers))]
 
     def declines(self, problem: Problem, task: Task) -> str | None:
-        if task is Task.SOLVE and problem.has_position and counts_follow(problem):
+        if (
+            task is Task.SOLVE
+            and problem.has_position
+            and SINGLE_ENGINES["sat"].refusal(problem, task) is None  # by size first: cheap
+            and counts_follow(problem)  # a pass over every square
+        ):
             # Blocked n-queens and n-queens completion: sat alone races CaDiCaL and
             # Kissat on every core, measured faster than sharing them with CP-SAT
             # (benchmarks/csplib.py).

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import subprocess
+import sys
+import time
 import tomllib
 from importlib.resources import files
 from pathlib import Path
@@ -17,7 +22,7 @@ from hypothesis import strategies as st
 
 from chessplace import Army, Board, Problem, Sense, piece_from_text, read_problem
 from chessplace.core.board import Square
-from chessplace.core.problemfile import from_text
+from chessplace.core.problemfile import MAX_FILE_BYTES, MAX_LISTED, from_text
 from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.faces.cli import main
 from chessplace.faces.cli.parser import build_parser, parse
@@ -271,6 +276,8 @@ def test_a_problem_survives_its_file(
             "rules.dominating: a square is a name",
         ),
         ("a = " + "[" * 10_000, "nested deeper"),
+        ("x" + ".x" * 7 + " = 1\n", "nested deeper than 6 levels (a dotted key's dots count)"),
+        ("[" + ".".join("x" * 7) + "]\n", "nested deeper"),
         ("\x00", "not valid TOML"),
     ],
 )
@@ -369,3 +376,144 @@ def test_print_problem_refuses_a_piece_with_directions(capsys: pytest.CaptureFix
     assert main(["solve", "dominating", "--piece", "fWbF", "-n", "5", "--print-problem"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Betza modifier 'f'" in err
+
+
+# --- hostile files ---------------------------------------------------------------------
+
+CHILD_DATA = 1 << 30
+"""The data a child CLI may allocate: room for every refusal here, far less than work
+per square of the boards asked for, or the parsed values of the files, would take."""
+
+
+def _bounded_cli(*args: str, seconds: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command line in a child with :data:`CHILD_DATA` of data; and its seconds."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_DATA, (CHILD_DATA, CHILD_DATA))
+
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "chessplace", *args],
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        preexec_fn=limited,
+    )
+    return done, time.monotonic() - started
+
+
+def _one_line_refusal(done: subprocess.CompletedProcess[str], message: str) -> None:
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr[-600:]
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr[-600:]
+
+
+SPELLED_HUGE = {
+    "board": {"rows": 100_000, "cols": 100_000, "blocked": ["a1"]},
+    "armies": [{"piece": "queen", "min": 100_000}],
+}
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["solve", "queens", "-n", "1000000", "--given", "Qa1", "--time-limit", "30"],
+        ["solve", "queens", "-n", "1000000", "--blocked", "a1"],
+        ["solve", "HUGE"],
+    ],
+    ids=["given", "blocked", "spelled-file"],
+)
+def test_a_board_no_engine_takes_is_refused_at_once(tmp_path: Path, words: list[str]) -> None:
+    """Every engine refuses a position on 10^12 (or 10^10) squares by the board's size:
+    one line at once, never a pass over every square first (the portfolio asked
+    whether the problem's counts follow from its lines: 6.8 GB, then a stop ignored)."""
+    huge = tmp_path / "huge.json"
+    huge.write_text(json.dumps(SPELLED_HUGE))
+    done, seconds = _bounded_cli(*(str(huge) if word == "HUGE" else word for word in words))
+    _one_line_refusal(done, f"no solver can {words[0]} this problem")
+    assert "builds a model per square" in done.stderr
+    assert seconds < 20  # a second or two, with room for a loaded machine
+
+
+def test_a_deep_dotted_key_is_refused_before_parsing(tmp_path: Path) -> None:
+    """50,000 dotted parts, 100 KB: tomllib takes a minute and gigabytes on them."""
+    path = tmp_path / "dotted.toml"
+    path.write_text(".".join(["x"] * 50_000) + " = 1\n")
+    done, seconds = _bounded_cli("solve", str(path))
+    _one_line_refusal(done, f"{path}: nested deeper than 6 levels")
+    assert seconds < 20
+
+
+def test_millions_of_values_are_refused_before_parsing(tmp_path: Path) -> None:
+    """A 55 MB list of squares for an 8×8 board: counted before it is parsed (which
+    takes 1 GB and more), not read."""
+    path = tmp_path / "many.json"
+    path.write_text('{"puzzle": "queens", "n": 8, "blocked": [' + '"a1",' * 11_000_000 + "]}")
+    done, seconds = _bounded_cli("solve", str(path))
+    _one_line_refusal(done, "11,000,002 commas: a problem file holds at most 4,194,304")
+    assert seconds < 20
+
+
+def _squares(count: int) -> list[str]:
+    """The first ``count`` squares of a 2,000-file board, rank by rank."""
+    files = [chr(97 + f) if f < 26 else chr(96 + f // 26) + chr(97 + f % 26) for f in range(676)]
+    return [f"{files[i % 676]}{i // 676 + 1}" for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    "where", ["blocked", "pawns", "dominate-text", "spelled-blocked", "spelled-given"]
+)
+def test_a_list_longer_than_a_problem_file_holds_is_refused_unread(where: str) -> None:
+    """Squares of a board large enough to hold them all, one more than a problem file
+    lists: refused by their number, before a square is read (a million take seconds)."""
+    squares = _squares(MAX_LISTED + 1)
+    data = {
+        "blocked": {"puzzle": "queens", "n": 2000, "blocked": squares},
+        "pawns": {"puzzle": "queens", "n": 2000, "pawns": squares},
+        "dominate-text": {"puzzle": "dominating-queens", "n": 2000, "dominate": ",".join(squares)},
+        "spelled-blocked": {
+            **SPELLED_HUGE,
+            "board": {"rows": 2000, "cols": 2000, "blocked": squares},
+        },
+        "spelled-given": {**SPELLED_HUGE, "given": ["Qa1"] * (MAX_LISTED + 1)},
+    }[where]
+    started = time.monotonic()
+    with pytest.raises(ValueError, match=f"entries; a problem file lists at most {MAX_LISTED:,}"):
+        from_text(json.dumps(data))
+    assert time.monotonic() - started < 10
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """Opening a FIFO for reading waits for a writer: the file is opened without
+    waiting and refused as no regular file."""
+    fifo = tmp_path / "problem.json"
+    os.mkfifo(fifo)
+    done, _ = _bounded_cli("solve", str(fifo), seconds=30)
+    _one_line_refusal(done, f"{fifo}: a FIFO, not a regular file")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"puzzle": "queens", "n": 8, "n": 4}', '"n"'),
+        ('{"board": {"rows": 4, "cols": 4, "rows": 5}, "armies": [{"piece": "Q"}]}', '"rows"'),
+        ('{"puzzle": "queens", "n": 8, "given": [{"square": "a1", "square": "b3"}]}', '"square"'),
+    ],
+)
+def test_a_key_given_twice_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, key: str
+) -> None:
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    assert main(["solve", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"not valid JSON: the key {key} comes twice in one object" in err, err
+
+
+def test_a_file_too_long_is_named_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    with path.open("wb") as file:
+        file.truncate(MAX_FILE_BYTES + 1)
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"chessplace: error: {path}: more than 64 MiB, too long for a problem file\n"

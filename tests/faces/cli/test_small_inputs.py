@@ -212,6 +212,26 @@ def test_the_web_api_refuses_repeated_squares(path: str) -> None:
     assert answer.status_code == 400 and "piece 3: b1" in answer.json()["detail"]
 
 
+def test_the_web_api_refuses_a_board_no_engine_takes_at_once() -> None:
+    """A server that allows a million a side still refuses n queens with a given one on
+    it by the engines' limits, at once: not the worker's 2 GiB spent on every square
+    (asking whether the counts follow from the lines) and a 503."""
+    from fastapi.testclient import TestClient
+
+    from chessplace.faces.web.app import create_app
+    from chessplace.faces.web.limits import Limits
+
+    limits = Limits(workers=1, small_workers=0).with_sides(solve=1_000_000)
+    body = {"puzzle": "queens", "n": 1_000_000, "given": ["Qa1"], "time_limit": 30}
+    with TestClient(create_app(limits)) as client:
+        started = time.monotonic()
+        answer = client.post("/api/solve", json=body)
+        seconds = time.monotonic() - started
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["detail"].startswith("no solver can solve this problem (")
+    assert seconds < 20
+
+
 @pytest.mark.parametrize(
     "text",
     [
