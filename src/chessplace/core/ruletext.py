@@ -53,8 +53,8 @@ def with_rules(
 
 
 def count_rules(listing: RuleListing, squares: int) -> tuple[CountRule, ...]:
-    """Count rules from their texts (or, in a list holding anything but text, the
-    spelled form's objects); ``squares``, the board's, bounds K and the lists."""
+    """Count rules from their texts or the spelled form's objects (a list may mix
+    them); ``squares``, the board's, bounds K and the lists."""
     if listing is None:
         return ()
     if isinstance(listing, str):
@@ -65,9 +65,17 @@ def count_rules(listing: RuleListing, squares: int) -> tuple[CountRule, ...]:
         raise ValueError(
             f"counts: {len(listing):,} rules; a problem takes at most {MAX_COUNT_RULES:,}"
         )
-    if not all(isinstance(item, str) for item in listing):
-        return counts_from_data(list(listing))
-    return tuple(count_rule(text, squares) for text in listing)
+    return tuple(_count_item(item, index, squares) for index, item in enumerate(listing))
+
+
+def _count_item(item: Any, index: int, squares: int) -> CountRule:
+    """A rule's text, or the spelled form's object read as ``counts.INDEX``."""
+    if isinstance(item, str):
+        return count_rule(item, squares)
+    try:
+        return counts_from_data([item])[0]
+    except ValueError as error:
+        raise ValueError(str(error).replace("counts.0", f"counts.{index}")) from None
 
 
 def count_rule(text: str, squares: int) -> CountRule:

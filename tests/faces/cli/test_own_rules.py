@@ -449,3 +449,50 @@ def test_rules_beside_a_problem_file_or_a_grid_are_refused(
     grid.write_text("aabb\naabb\nccdd\nccdd\n")
     code, _, err = run(capsys, "solve", "queens-game", "--grid", str(grid), "--count", "all=4")
     assert code == 2 and "from the grid alone" in err and err.count("\n") == 1
+
+
+# --- the rules as a problem file's values (lists, objects, pairs) ----------------------
+
+
+def test_the_rules_take_a_problem_files_values() -> None:
+    """What a named-puzzle problem file would hold: texts, the spelled form's objects and
+    pairs, and rows of regions as a list."""
+    rows = ["AABB", "AABB", "CCDD", "CCDD"]
+    as_text = problem_from_options(
+        "peaceable-queens",
+        n=4,
+        counts=["black:each rank<=1"],
+        no_attack=["white:black"],
+        regions=",".join(rows),
+    )
+    as_data = problem_from_options(
+        "peaceable-queens",
+        n=4,
+        counts=[{"army": "black", "squares": "each rank", "at_most": 1}],
+        no_attack=[["white", "black"]],
+        regions=rows,
+    )
+    assert as_text == as_data
+    assert as_text.no_attack == (("white", "black"),) and as_text.areas == tuple(rows)
+    free = problem_from_options("peaceable-queens", n=4, no_attack=[])
+    assert free.no_attack == () and free.one_way
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"counts": 5}, "counts: expected a list of rules"),
+        ({"counts": [{"squares": "each rank"}]}, "counts.0: give exactly, at_least or at_most"),
+        ({"counts": ["all=1", 2]}, "counts.1: expected an object"),
+        ({"counts": ["all=1", {"squares": "x", "exactly": 1}]}, "counts.1.squares: 'x' is not"),
+        ({"counts": [None] * 10_001}, "a problem takes at most 10,000"),
+        ({"no_attack": 5}, "no_attack: expected ATTACKER:TARGET pairs"),
+        ({"no_attack": [["white"]]}, "rules.no_attack: expected a list of [attacker, target]"),
+        ({"regions": 5}, "regions: expected rows of letters"),
+        ({"regions": ["AAAA", 5]}, "regions: expected rows of letters"),
+    ],
+)
+def test_bad_rule_values_are_one_line(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=r"^[^\n]*$") as raised:
+        problem_from_options("queens", n=4, **options)
+    assert message in str(raised.value)
