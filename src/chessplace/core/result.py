@@ -43,9 +43,19 @@ class Result:
     """The preferred engines that did not take the problem, each with its reason."""
     difficulty: tuple[str, int] | None = None
     """A region puzzle's grade by the human rules and how many steps they take."""
+    compile_seconds: float = 0.0
+    """Seconds spent compiling searches during the run (once per machine: later runs
+    load them from a cache), not counted in ``seconds``."""
 
-    def timed(self, seconds: float) -> Result:
-        return replace(self, seconds=seconds)
+    def timed(self, seconds: float, compile_seconds: float = 0.0) -> Result:
+        return replace(self, seconds=seconds, compile_seconds=compile_seconds)
+
+    @property
+    def compiled_note(self) -> str:
+        """``"(compiled in 11.8 s)"`` after a run that compiled a search, else ``""``."""
+        if self.compile_seconds < 0.05:
+            return ""
+        return f"(compiled in {self.compile_seconds:.1f} s)"
 
     def __str__(self) -> str:
         """The verdict in one line, then the placement's board when there is one."""
@@ -54,7 +64,10 @@ class Result:
             value = getattr(self, name)
             if value is not None and not (name == "bound" and value == self.objective):
                 parts.append(f"{name} {value:,}")
-        parts += [self.solver, f"{self.seconds:.3f} s"]
+        parts += [
+            self.solver,
+            " ".join(filter(None, [f"{self.seconds:.3f} s", self.compiled_note])),
+        ]
         line = " · ".join(parts) + (f" ({self.note})" if self.note else "")
         return line if self.placement is None else f"{self.placement}\n{line}"
 

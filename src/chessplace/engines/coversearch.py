@@ -17,7 +17,10 @@ from chessplace.core.attacks import coverers
 from chessplace.core.board import Square
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
+from chessplace.engines.jitcache import watch_compiles
 from chessplace.runtime.control import Control
+
+watch_compiles()  # a first call that compiles is timed apart
 
 STEPS_PER_SQUARE = 100
 """Moves per run, per square of the board; a run that covers the board stops at once."""

@@ -7,6 +7,11 @@ the function at all, so every command that loads an engine died. Before any
 kernel is defined, :func:`ensure_cache_dir` then points ``NUMBA_CACHE_DIR`` (which
 child processes inherit) at a directory of this user's under the system's
 temporary directory: the kernels compile there once and are found again.
+
+A compilation (a kernel not in the cache yet) takes seconds to a minute, once per
+machine; :func:`watch_compiles` tells :mod:`chessplace.runtime.compiling` when each
+starts and ends, so that a face can say so before the wait and an answer's seconds
+leave it out.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 from pathlib import Path
+from typing import Any
+
+from chessplace.runtime import compiling
 
 
 def ensure_cache_dir() -> None:
@@ -67,3 +76,45 @@ def _private_temporary() -> Path | None:
         return Path(tempfile.mkdtemp(prefix="chessplace-numba-"))
     except OSError:
         return None
+
+
+SEARCHES = {
+    "chessplace.engines.lines": "the line search",
+    "chessplace.engines.bitboard": "the bitboard search",
+    "chessplace_search_": "the bitboard search",  # its generated modules
+    "chessplace.engines.regions": "the region search",
+    "chessplace.engines.coversearch": "the cover search",
+    "chessplace.engines.heuristic": "the local search",
+}
+"""The search a compiled function belongs to, by its module's name (prefix)."""
+
+_watching = threading.Lock()
+_watched: list[bool] = []
+
+
+def search_of(module: str) -> str | None:
+    """The words for the search whose kernel lives in ``module``; ``None`` for Numba's
+    own helpers, compiled inside a kernel's compilation or for a caller's own code."""
+    found = (words for prefix, words in SEARCHES.items() if module.startswith(prefix))
+    return next(found, "a search" if module.startswith("chessplace") else None)
+
+
+def watch_compiles() -> None:
+    """Report Numba's compilations (a cache miss each, never a load from the cache) to
+    :mod:`chessplace.runtime.compiling`; called by each kernel module (importing Numba
+    is left to them: it takes half a second)."""
+    with _watching:
+        if _watched:
+            return
+        from numba.core import event
+
+        class Compilations(event.Listener):
+            def on_start(self, happened: Any) -> None:
+                dispatcher = happened.data["dispatcher"]
+                compiling.started(search_of(getattr(dispatcher.py_func, "__module__", "")))
+
+            def on_end(self, happened: Any) -> None:
+                compiling.ended()
+
+        event.register("numba:compile", Compilations())  # type: ignore[no-untyped-call]
+        _watched.append(True)

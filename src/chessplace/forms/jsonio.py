@@ -115,6 +115,7 @@ def result_head(problem: Problem, task: str, result: Result) -> dict[str, Any]:
         "status": result.status.value,
         "solver": result.solver,
         "seconds": round(result.seconds, 6),
+        **({"compile_seconds": round(result.compile_seconds, 3)} if result.compiled_note else {}),
         "armies": [
             {"name": army.name, "piece": army.piece.name, "betza": army.piece.betza}
             for army in problem.armies

@@ -5,6 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
+from chessplace.engines.jitcache import watch_compiles
+
+watch_compiles()  # a first call that compiles is timed apart
+
 # Index of an isolated bit by de Bruijn multiplication: (bit * K) >> 58.
 _DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _BIT_INDEX = np.zeros(64, dtype=np.int64)

@@ -28,6 +28,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
+from chessplace.engines.jitcache import watch_compiles
+
+watch_compiles()  # a first call that compiles is timed apart
+
 STOPPED = -2
 """What a search returns as its count when its stop flag was set."""
 

@@ -11,6 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from chessplace.engines.jitcache import watch_compiles
+
+watch_compiles()  # a first call that compiles is timed apart
+
 
 @njit(nogil=True, cache=True)
 def _score(white, black, fixed_white, balance):  # type: ignore[no-untyped-def]

@@ -35,6 +35,10 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from chessplace.engines.jitcache import watch_compiles
+
+watch_compiles()  # a first call that compiles is timed apart
+
 
 @njit(nogil=True, cache=True)
 def _sort_side(ps, qs, first, k, sign):  # type: ignore[no-untyped-def]

@@ -23,7 +23,10 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from chessplace.engines.jitcache import watch_compiles
 from chessplace.engines.lines.bounds import family_reaches
+
+watch_compiles()  # a first call that compiles is timed apart
 
 COLOURS = 3
 PAIRS = COLOURS * (COLOURS - 1) // 2

@@ -33,7 +33,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from chessplace.engines.jitcache import watch_compiles
 from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
+
+watch_compiles()  # a first call that compiles is timed apart
 
 EXHAUSTED, FOUND, STOPPED, FULL = 0, 1, 2, 3
 """How :func:`search` ended: subtree done, witness found (solve mode), stop flag

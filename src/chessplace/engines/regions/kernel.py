@@ -23,6 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from chessplace.engines.jitcache import watch_compiles
+
+watch_compiles()  # a first call that compiles is timed apart
+
 EXHAUSTED, PAUSED, LIMIT = 0, 1, 2
 """How :func:`search` returned: every placement met, node budget spent, ``limit`` met."""
 

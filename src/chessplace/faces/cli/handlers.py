@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from chessplace.faces.cli.serve import serve
 from chessplace.faces.cli.supervision import supervised, unbroken_output
 from chessplace.forms.jsonio import read_placement, write_json
 from chessplace.forms.text import render_text
+from chessplace.runtime import compiling
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -53,12 +55,24 @@ def run(arguments: argparse.Namespace) -> int:
     }
     if getattr(arguments, "print_problem", None):
         handlers[arguments.command] = _print_problem
+    # The demo says it on its own console, between its boards.
+    quiet = arguments.command == "demo"
+    unsay = compiling.on_compile(say_compiling) if not quiet else None
     try:
         return handlers[arguments.command](arguments)
     except BrokenPipeError:
         raise
     except (ValueError, OSError) as error:  # api.NoSolver is a ValueError
         raise UsageError(str(error)) from None
+    finally:
+        if unsay is not None:
+            unsay()
+
+
+def say_compiling(search: str) -> None:
+    """Before a first run's wait, on stderr: the search compiles, once per machine."""
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: the work goes on
+        print(f"chessplace: {compiling.notice(search)}", file=sys.stderr, flush=True)
 
 
 def _print_problem(arguments: argparse.Namespace) -> int:

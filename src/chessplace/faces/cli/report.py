@@ -159,4 +159,5 @@ def summary_line(problem: Problem, task: str, result: Result) -> str:
             graded = f" · difficulty: {grade} ({counted})"
         else:
             graded = f" · {grade} after {counted}"
-    return f"{what}: {found} — {how} · {result.solver} · {result.seconds:.3f} s{graded}"
+    took = " ".join(filter(None, [f"{result.seconds:.3f} s", result.compiled_note]))
+    return f"{what}: {found} — {how} · {result.solver} · {took}{graded}"
