@@ -60,9 +60,30 @@ def supervised(time_limit: float | None, work: Callable[[Control], Result]) -> R
                     )
                     _abandoned.set()
                     return _offered(control)
+        if outcome and on_progress is not None:
+            settled = _settled(outcome[0], control)
+            if settled is not None:
+                on_progress(settled)
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+PROVEN = "proven"
+"""The last progress line's word when the answer is a proven optimum."""
+
+
+def _settled(result: Result, control: Control) -> Progress | None:
+    """The last progress of a proven optimum: best and bound both the optimum, so the
+    progress ends where the answer does (it ended "best 14, bound 25" before "optimal,
+    proven": the engine's last report came before its proof)."""
+    proven = result.status is Status.OPTIMAL or (
+        result.status is Status.COMPLETE and result.count is not None
+    )
+    if not proven or result.objective is None:
+        return None
+    optimum = result.objective
+    return Progress(control.elapsed(), objective=optimum, bound=optimum, message=PROVEN)
 
 
 def _offered(control: Control) -> Result:
@@ -153,11 +174,14 @@ def unbroken_output() -> Iterator[None]:
 def _improvement_lines() -> Callable[[Progress], None]:
     """Without a terminal: one stderr line each time the best value, the bound or the
     solver's message changes (counts alone stay quiet)."""
-    last: list[tuple[int | None, int | None, str]] = [(None, None, "")]
+    quiet = (None, None, "")
+    last: list[tuple[int | None, int | None, str]] = [quiet]
 
     def show(progress: Progress) -> None:
         state = (progress.objective, progress.bound, progress.message)
         if state == last[0] or (progress.objective is None and not progress.message):
+            return
+        if progress.message == PROVEN and last[0] == quiet:  # no progress said: no ending
             return
         last[0] = state
         parts = [] if progress.objective is None else [f"best {progress.objective}"]
