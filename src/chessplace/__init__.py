@@ -82,6 +82,7 @@ _HOMES = {
 
 _DRAWN = {
     "Placement",
+    "Problem",
     "Result",
     "api",
     "count",

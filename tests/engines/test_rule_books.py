@@ -410,3 +410,21 @@ def test_bad_covers_say_what_is_wrong(cover: tuple[object, object], message: str
             dominating=True,
             cover=cover,  # type: ignore[arg-type]
         )
+
+
+def test_why_names_a_minimal_set_of_count_rules() -> None:
+    """Six queens on 6×6, one in the corner f6 (no 6-queens answer has one), two in the
+    block a1-c3 (one answer has c1 and b3): the corner rule alone cannot be completed."""
+    block = frozenset((f, r) for f in range(3) for r in range(3))
+    corner = CountRule(frozenset({(5, 5)}), 1, 1)
+    rules = (CountRule(block, 2, None), CountRule("each rank", 1, 1), corner)
+    problem = Problem("why", Board.square(6), (Army("white", PIECES["Q"], 6, 6),), counts=rules)
+    assert api.solve(problem).status is Status.INFEASIBLE
+    conflict = api.why_not(problem)
+    assert conflict is not None and not conflict.stopped
+    assert conflict.rules == ("exactly 1 piece on f6",)
+    assert conflict.describe(problem) == "exactly 1 piece on f6 cannot be completed"
+    without = replace(problem, counts=rules[:2])
+    assert api.solve(without).status is Status.FEASIBLE
+    only = replace(problem, counts=(corner,))
+    assert api.solve(only).status is Status.INFEASIBLE

@@ -12,7 +12,7 @@ from os import PathLike
 
 from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
 from chessplace.core.features import Feature
-from chessplace.core.pieces import Piece
+from chessplace.core.pieces import KING, Piece
 from chessplace.core.regions import Regions
 from chessplace.core.rules import (
     MAX_COUNT_RULES,
@@ -107,8 +107,11 @@ class Problem:
     ``optimize`` wants the most or the fewest pieces. The objective of a
     placement is the size of one army when armies are equal, else the total.
 
-    ``regions`` (the Queens game, Star Battle) cuts the board into regions and
-    asks for ``regions.per_line`` pieces in every rank, file and region.
+    A region puzzle (the Queens game, Star Battle) is an ordinary problem: kings
+    (crowns, stars) that do not touch, ``areas`` cutting the square board into as
+    many regions as it has ranks, and count rules asking for exactly k pieces on
+    each rank, file and region. :attr:`regions` recognises that shape, for the
+    engines, deductions and pages made for it.
 
     The position the puzzle starts from: no piece stands on a ``blocked`` square
     and rides pass over it; a pawn (``pawns``: given, ``free_pawns``: how many the
@@ -138,7 +141,6 @@ class Problem:
     dominating: bool = False
     equal_armies: bool = False
     sense: Sense = Sense.MAXIMIZE
-    regions: Regions | None = None
     blocked: frozenset[Square] = frozenset()
     pawns: frozenset[Square] = frozenset()
     given: tuple[frozenset[Square], ...] = ()
@@ -177,10 +179,6 @@ class Problem:
         for army in self.armies:
             if army.minimum < 0 or (army.maximum is not None and army.maximum < army.minimum):
                 raise ValueError(f"{army.name}: bad count bounds {army.describe_count()}")
-        if self.regions is not None and (
-            len(self.armies) != 1 or self.board != Board.square(self.regions.size)
-        ):
-            raise ValueError("a region grid takes one army on a board of the grid's size")
         _check_rules(self)
 
     def features(self) -> frozenset[Feature]:
@@ -190,7 +188,7 @@ class Problem:
             Feature.TORUS: self.board.torus,
             Feature.POSITION: self.has_position,
             Feature.DOMINATED: self.dominated is not None,
-            Feature.COUNTS: bool(self.counts),
+            Feature.COUNTS: bool(self.counts) and self.regions is None,
             Feature.ONE_WAY: self.one_way,
             Feature.COVER_COUNT: self.dominating and self.cover != (1, None),
         }
@@ -213,10 +211,24 @@ class Problem:
         return any(not self.forbids(a, b) for a in range(count) for b in range(count) if a != b)
 
     @cached_property
+    def regions(self) -> Regions | None:
+        """The grid of a region puzzle, when the problem has that shape (see the class
+        docstring); ``None`` for any other problem."""
+        return region_grid(self)
+
+    @cached_property
     def count_groups(self) -> tuple[CountGroup, ...]:
         """The count rules, families expanded: a group per rank, file or region."""
         numbers = {army.name: i for i, army in enumerate(self.armies)}
         return tuple(count_groups(self.counts, self.board, self.areas, numbers))
+
+    def _repr_svg_(self) -> str | None:
+        """The board before solving, as Jupyter shows it: blocked squares, pawns, given
+        pieces and regions (``None`` until a form has registered its drawings)."""
+        from chessplace.core.placement import Placement
+
+        given = self.given or tuple(frozenset() for _ in self.armies)
+        return Placement.from_squares(self, given)._repr_svg_()
 
     @property
     def has_position(self) -> bool:
@@ -380,7 +392,8 @@ class Problem:
             if high is not None and high != low:
                 times = f"{low} to {high}"
             parts.append(f"each square covered {times} times")
-        parts += [rule.describe() for rule in self.counts]
+        if self.regions is None:
+            parts += [rule.describe() for rule in self.counts]
         if self.no_attack is not None:
             pairs = ", ".join(f"{a} may not attack {b}" for a, b in self.no_attack)
             parts.append(pairs or "armies may attack each other")
@@ -423,8 +436,6 @@ def _check_position(problem: Problem) -> None:
         raise ValueError("pawns to place do not combine with domination")
     if free and board.torus:
         raise ValueError("pawns to place need a board with edges, not a torus")
-    if problem.has_position and problem.regions is not None:
-        raise ValueError("a region grid takes no blocked squares, pawns or given pieces")
     if problem.free_pawns + len(held) > board.size:
         raise ValueError(f"{problem.free_pawns} pawns to place do not fit on the {board} board")
 
@@ -454,10 +465,8 @@ def _check_rules(problem: Problem) -> None:
                         f"attack rule names army {name!r}; the armies are {', '.join(names)}"
                     )
         object.__setattr__(problem, "no_attack", tuple(dict.fromkeys(pairs)))
-    if (counts or problem.one_way) and (problem.regions is not None or problem.free_pawns):
-        raise ValueError(
-            "count and attack rules do not combine with region grids or pawns to place"
-        )
+    if (counts or problem.one_way) and problem.free_pawns:
+        raise ValueError("count and attack rules do not combine with pawns to place")
     if problem.one_way and problem.dominating:
         raise ValueError("attack rules between armies do not combine with domination")
     _check_cover(problem)
@@ -497,8 +506,6 @@ def _check_dominated(problem: Problem) -> None:
             raise ValueError(
                 f"square to dominate {_named(square)} is off the {problem.board} board"
             )
-    if problem.regions is not None:
-        raise ValueError("a region grid takes no squares to dominate")
 
 
 def _on_board(square: object, board: Board) -> bool:
@@ -514,3 +521,35 @@ def _named(square: object) -> str:
     if type(square) is tuple and len(square) == 2 and all(type(c) is int for c in square):
         return square_name(square)
     return repr(square)
+
+
+REGION_FAMILIES = frozenset({"each rank", "each file", "each region"})
+
+
+def region_grid(problem: Problem) -> Regions | None:
+    """The grid of regions when ``problem`` is a region puzzle: one army of pieces that
+    move as kings and may not touch, on a square board with no position, cut by its
+    areas into as many regions as it has ranks, with exactly k pieces on each rank,
+    file and region (and an army that admits them); else ``None``."""
+    areas, board = problem.areas, problem.board
+    if areas is None or len(problem.armies) != 1 or board.rows != board.cols or board.torus:
+        return None
+    army = problem.armies[0]
+    if problem.has_position or problem.dominating or not problem.independent:
+        return None
+    if army.piece.moves != KING.moves or len(problem.counts) != 3:
+        return None
+    per_line = problem.counts[0].at_least
+    if {rule.squares for rule in problem.counts} != REGION_FAMILIES or not all(
+        rule.at_least == rule.at_most == per_line and rule.army in (None, army.name)
+        for rule in problem.counts
+    ):
+        return None
+    if per_line < 1 or len(set("".join(areas))) != board.rows:
+        return None
+    if not army.admits(board.rows * per_line):
+        return None
+    try:
+        return Regions(areas, per_line)
+    except ValueError:  # not a grid the region engine takes: an ordinary problem
+        return None

@@ -41,7 +41,12 @@ from chessplace.core.board import Board
 from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
 from chessplace.core.position import square_names, with_dominated, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, serve_files
-from chessplace.core.puzzles import PROBLEM_OPTIONS, problem_from_options
+from chessplace.core.puzzles import (
+    PROBLEM_OPTIONS,
+    REGION_PUZZLES,
+    RULE_OPTIONS,
+    problem_from_options,
+)
 from chessplace.core.rulefile import (
     Cover,
     areas_from_data,
@@ -75,7 +80,7 @@ gigabytes once parsed (a 55 MB list of squares, 1.5 GB), so such a file is refus
 LISTINGS = ("blocked", "given", "pawns", "dominate")
 """Puzzle options that list squares or pieces, as a list or comma-separated text."""
 
-PUZZLE_KEYS = frozenset({"puzzle", *PROBLEM_OPTIONS})
+PUZZLE_KEYS = frozenset({"puzzle", *PROBLEM_OPTIONS, *RULE_OPTIONS})
 SPELLED_KEYS = frozenset({"puzzle", "board", "armies", "rules", "objective", "given"})
 SPELLED_KEYS |= {"place_pawns", "counts"}
 BOARD_KEYS = frozenset({"rows", "cols", "torus", "blocked", "pawns", "regions"})
@@ -240,7 +245,8 @@ def from_data(data: Any) -> Problem:
         _typed(key, value)
     puzzle = _string(data["puzzle"], "puzzle")
     options["given"] = _given_list(options["given"])
-    return problem_from_options(puzzle, **options)
+    rules = {key: data.get(key) for key in RULE_OPTIONS}
+    return problem_from_options(puzzle, **options, **rules)
 
 
 _OPTION_TYPES: dict[str, tuple[type, ...]] = {
@@ -397,7 +403,7 @@ def _army(data: Any, index: int, board: Board) -> Army:
 def to_data(problem: Problem) -> dict[str, Any]:
     """The problem file of ``problem``: spelled out, or for a region puzzle its name,
     grid and stars."""
-    if problem.regions is not None:
+    if problem.regions is not None and problem.puzzle in REGION_PUZZLES:
         return {
             "puzzle": problem.puzzle,
             "grid": list(problem.regions.rows),

@@ -11,6 +11,7 @@ from chessplace.core.pieces import AMAZON, BISHOP, CROWN, QUEEN, STAR, Piece, pi
 from chessplace.core.position import Listing, with_dominated, with_position
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, whole_number
 from chessplace.core.regions import Regions, parse_grid
+from chessplace.core.rules import CountRule
 from chessplace.core.ruletext import RuleListing, with_rules
 from chessplace.runtime.clipping import clipped
 
@@ -109,19 +110,28 @@ def queens_game(regions: Regions) -> Problem:
     """The Queens game: one crown in every rank, file and region, none touching."""
     if regions.per_line != 1:
         raise ValueError("the Queens game has one queen per row; use star-battle for more")
-    n = regions.size
-    return Problem("queens-game", Board.square(n), (Army("white", CROWN, n, n),), regions=regions)
+    return _region_puzzle("queens-game", CROWN, regions)
 
 
 def star_battle(regions: Regions) -> Problem:
     """Star Battle: ``regions.per_line`` stars in every rank, file and region, none touching."""
-    stars = regions.size * regions.per_line
-    return Problem(
-        "star-battle",
-        Board.square(regions.size),
-        (Army("white", STAR, stars, stars),),
-        regions=regions,
+    return _region_puzzle("star-battle", STAR, regions)
+
+
+def _region_puzzle(name: str, piece: Piece, regions: Regions) -> Problem:
+    """An ordinary problem of the region puzzles' shape: kings that do not touch, the
+    grid as the board's areas, ``per_line`` on each rank, file and region."""
+    k, n = regions.per_line, regions.size
+    rules = tuple(CountRule(family, k, k) for family in ("each rank", "each file", "each region"))
+    problem = Problem(
+        name,
+        Board.square(n),
+        (Army("white", piece, n * k, n * k),),
+        areas=regions.rows,
+        counts=rules,
     )
+    problem.__dict__["regions"] = regions  # what Problem.regions would find: checked once
+    return problem
 
 
 REGION_PUZZLES: dict[str, Callable[[Regions], Problem]] = {

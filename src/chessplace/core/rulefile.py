@@ -60,8 +60,9 @@ def _count_rule(item: Any, where: str) -> CountRule:
         raise ValueError(f"{where}: give exactly, at_least or at_most")
     low = exactly if exactly is not None else bounds["at_least"] or 0
     high = exactly if exactly is not None else bounds["at_most"]
+    squares = _squares(item.get("squares"), where)
     try:
-        return CountRule(_squares(item.get("squares"), where), low, high, army)
+        return CountRule(squares, low, high, army)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from None
 

@@ -21,10 +21,17 @@ FAMILIES = ("all", "each rank", "each file", "each region")
 MAX_COUNT_RULES = 10_000
 """The most count rules a problem takes (a rule per square of a 100×100 board)."""
 
+MAX_BOUND = 1_000_000
+"""The largest bound a count rule takes: no answer holds more pieces (``MAX_PIECES``)."""
+
 
 def _whole(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
+        raise ValueError(f"{what} must be a whole number, not {str(value)[:30]}")
+    if value > MAX_BOUND:
+        raise ValueError(
+            f"{what} {str(value)[:30]} is more than chessplace handles ({MAX_BOUND:,})"
+        )
     return value
 
 
@@ -72,9 +79,15 @@ class CountRule:
     def admits(self, count: int) -> bool:
         return count >= self.at_least and (self.at_most is None or count <= self.at_most)
 
+    def noun(self, army: str | None) -> str:
+        """``pieces`` (of ``army``), singular after a bound of 1 (``exactly 1 piece``)."""
+        one = (self.at_most if self.at_most is not None else self.at_least) == 1
+        word = "piece" if one else "pieces"
+        return f"{army} {word}" if army else word
+
     def describe(self) -> str:
         """The rule in words, as errors and descriptions show it."""
-        who = f"{self.army} pieces" if self.army else "pieces"
+        who = self.noun(self.army)
         if isinstance(self.squares, str):
             where = "on the board" if self.squares == "all" else f"on {self.squares}"
         else:

@@ -159,7 +159,8 @@ def _count_breaks(placement: Placement) -> list[Violation]:
         armies = range(len(sizes)) if group.army is None else (group.army,)
         held = sum(len(group.squares & placement.armies[a]) for a in armies)
         if not group.rule.admits(held):
-            who = "pieces" if group.army is None else f"{problem.armies[group.army].name} pieces"
+            noun = "piece" if held == 1 else "pieces"
+            who = noun if group.army is None else f"{problem.armies[group.army].name} {noun}"
             squares = tuple(sorted(group.squares & frozenset().union(*placement.armies)))
             breaks.append(
                 RuleBreak(

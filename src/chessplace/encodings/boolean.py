@@ -47,8 +47,8 @@ class Rules:
       both have a piece on ``line``;
     - ``forbidden_pairs``: two variables that are not both true (leaps);
     - ``cover``: for domination, per square to dominate the variables that cover it;
-    - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (each
-      rank, file and region of a grid of regions; the pawns to place);
+    - ``exactly``: ``(group, k)``: exactly ``k`` of the group are true (the
+      pawns to place);
     - ``bounded``: ``(group, at_least, at_most)``: the user's count rules
       (``at_most`` ``None``: no upper bound), and how many times each square to
       dominate is covered when that is not "at least once" (over auxiliary
@@ -133,7 +133,7 @@ def rules_of(problem: Problem) -> Rules:
         exclusive_lines=tuple(sorted(exclusive)),
         forbidden_pairs=tuple(sorted(pairs)),
         cover=cover,
-        exactly=_region_lines(problem) + placed_pawns,
+        exactly=placed_pawns,
         bounded=_count_groups(problem) + covered,
         fixed=_fixed(problem),
         clauses=clauses,
@@ -338,24 +338,6 @@ def _sight_clauses(problem: Problem) -> Iterable[Clause]:
                                 seen.add(key)
                                 yield clause
                         between += [((c, t), True) for c in range(len(armies))]
-
-
-def _region_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], int], ...]:
-    """Every rank, file and region of a grid of regions with its count of pieces."""
-    regions = problem.regions
-    if regions is None:
-        return ()
-    board, k = problem.board, regions.per_line
-    units: dict[tuple[str, int], list[Literal]] = {}
-    for square in board.squares():
-        literal = (0, board.index(square))
-        for unit in (
-            ("rank", square[1]),
-            ("file", square[0]),
-            ("region", regions.region_of(square)),
-        ):
-            units.setdefault(unit, []).append(literal)
-    return tuple((tuple(group), k) for group in units.values())
 
 
 def decode(problem: Problem, true_literals: list[Literal]) -> Placement:

@@ -139,7 +139,10 @@ class SatEngine(Engine):
         if reason is None and ruled and (task is Task.OPTIMIZE or problem.equal_armies):
             # sat's optimisation and equal armies trim answers, which a count or a
             # piece that blocks an attack may not survive: cpsat states them whole
-            reason = "sat takes count, attack and cover rules to solve and count, not equal armies"
+            reason = (
+                "sat takes count, attack and cover rules only to solve and count, "
+                "without equal armies"
+            )
         squares = problem.board.size
         if reason is None and task is not Task.SOLVE and squares > MAX_SQUARES:
             reason = f"sat {task.value}s boards of at most {MAX_SQUARES:,} squares"

@@ -33,8 +33,6 @@ def export_lines(
     refusal = problem.refusal()
     if refusal is not None:
         raise ValueError(refusal)
-    if problem.regions is not None:
-        raise ValueError("region puzzles (queens-game, star-battle) cannot be exported yet")
     if format_name == "dimacs":
         from chessplace.export.dimacs import dimacs_lines
 

@@ -88,9 +88,18 @@ def to_cpmpy(problem: Problem) -> tuple[Any, Variables]:
 
 
 def _cpmpy() -> Any:
-    """The ``cpmpy`` module. CPMpy probes HiGHS as it loads; once OR-Tools (which
-    bundles a HiGHS of its own) is loaded, ``highspy`` fails to link, and CPMpy's probe
-    would fail with it: then it is told ``highspy`` is absent and loads without it."""
+    """The ``cpmpy`` module. OR-Tools bundles a HiGHS of its own: loaded after
+    ``highspy`` it fails to link, and ``highspy`` loaded after it fails too. OR-Tools is
+    loaded first (CPMpy's default solver), and where ``highspy`` then fails CPMpy is
+    told it is absent, so its probe of HiGHS does not fail as it loads."""
+    try:
+        import ortools.sat.python.cp_model  # noqa: F401 - OR-Tools' HiGHS first
+    except ImportError as error:
+        raise RuntimeError(
+            "OR-Tools cannot load in a process that loaded highspy first (their HiGHS "
+            "libraries clash): use chessplace.to_cpmpy before importing highspy"
+        ) from error
+
     try:
         import highspy  # noqa: F401
     except ImportError:

@@ -157,7 +157,8 @@ def position_json(problem: Problem) -> dict[str, Any]:
 
 
 def parse_json(problem: Problem, text: str) -> Placement:
-    """A placement from ``--json`` output (or any object with a ``pieces`` list)."""
+    """A placement from ``--json`` output (or any object with a ``pieces`` list), or from
+    a term record of ``results/``, which holds that output as its ``answer``."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -169,6 +170,8 @@ def parse_json(problem: Problem, text: str) -> Placement:
         raise ValueError("not valid JSON: nested too deeply") from None
     except ValueError as error:  # an integer too long to convert
         raise ValueError(f"not valid JSON: {str(error).split(';')[0]}") from None
+    if isinstance(data, dict) and "pieces" not in data and isinstance(data.get("answer"), dict):
+        data = data["answer"]  # a term record: the command, its answer, and how it ran
     if isinstance(data, dict):
         board = problem.board
         for key, size in (("rows", board.rows), ("cols", board.cols)):

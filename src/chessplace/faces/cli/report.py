@@ -105,6 +105,7 @@ def conflict_json(problem: Problem, conflict: Conflict) -> dict[str, Any]:
             for a, s in conflict.given
         ],
         "blocked": [square_name(s) for s in conflict.blocked],
+        "rules": list(conflict.rules),
         "minimal": not conflict.stopped,
         "message": conflict.describe(problem),
     }
