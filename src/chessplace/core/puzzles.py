@@ -16,39 +16,57 @@ from chessplace.core.ruletext import RuleListing, with_rules
 from chessplace.runtime.clipping import clipped
 
 
-def independent(board: Board, piece: Piece, puzzle: str = "independent") -> Problem:
+def independent(
+    board: Board,
+    piece: Piece,
+    puzzle: str = "independent",
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+) -> Problem:
     """Pieces of one kind, none attacking another; no count set."""
-    return Problem(puzzle, board, (Army("white", piece),))
+    return _placed(Problem(puzzle, board, (Army("white", piece),)), blocked, given, pawns)
 
 
-def queens(board: Board) -> Problem:
+def queens(
+    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+) -> Problem:
     """N-Queens: one queen per row (or file, if fewer), none attacking."""
     n = min(board.rows, board.cols)
-    return Problem("queens", board, (Army("white", QUEEN, n, n),))
+    return _placed(Problem("queens", board, (Army("white", QUEEN, n, n),)), blocked, given, pawns)
 
 
-def queens_and_pawns(board: Board, pawns: int = 1) -> Problem:
+def queens_and_pawns(
+    board: Board, pawns: int = 1, *, blocked: Listing = None, given: Listing = None
+) -> Problem:
     """The n+k queens problem: n+k queens and k pawns on an n×n board (n the shorter
     side), none of the queens attacking another; the answer places the pawns too."""
     pawns = whole_number(pawns, "pawns")
     if pawns < 1:
         raise ValueError(f"queens-and-pawns places at least one pawn, not {pawns}")
     n = min(board.rows, board.cols) + pawns
-    return Problem("queens-and-pawns", board, (Army("white", QUEEN, n, n),), free_pawns=pawns)
+    problem = Problem("queens-and-pawns", board, (Army("white", QUEEN, n, n),), free_pawns=pawns)
+    return _placed(problem, blocked, given, None)
 
 
-def amazons(board: Board) -> Problem:
+def amazons(
+    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+) -> Problem:
     """N-Amazons: queens that also leap as knights, one per row, none attacking."""
     n = min(board.rows, board.cols)
-    return Problem("amazons", board, (Army("white", AMAZON, n, n),))
+    return _placed(Problem("amazons", board, (Army("white", AMAZON, n, n),)), blocked, given, pawns)
 
 
-def bishops(board: Board) -> Problem:
+def bishops(
+    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+) -> Problem:
     """N-Bishops: 2n−2 bishops on an n×n board (1 when n = 1), none attacking."""
     if not board.is_square:
-        return independent(board, BISHOP, "bishops")
+        return independent(board, BISHOP, "bishops", blocked=blocked, given=given, pawns=pawns)
     most = max(1, 2 * board.rows - 2)
-    return Problem("bishops", board, (Army("white", BISHOP, most, most),))
+    problem = Problem("bishops", board, (Army("white", BISHOP, most, most),))
+    return _placed(problem, blocked, given, pawns)
 
 
 def peaceable(
@@ -57,6 +75,10 @@ def peaceable(
     armies: int = 2,
     white: int | None = None,
     puzzle: str = "peaceable",
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
 ) -> Problem:
     """Equal armies of one piece kind where no piece attacks one of another army.
 
@@ -67,13 +89,14 @@ def peaceable(
     if not 2 <= armies <= len(ARMY_NAMES):
         raise ValueError(f"armies must be between 2 and {len(ARMY_NAMES)}, not {armies}")
     if white is None:
-        return Problem(
+        equal = Problem(
             puzzle,
             board,
             tuple(Army(name, piece) for name in ARMY_NAMES[:armies]),
             independent=False,
             equal_armies=True,
         )
+        return _placed(equal, blocked, given, pawns)
     white = whole_number(white, "white")
     if armies != 2:
         raise ValueError("a fixed white army stands beside one other army: 2 armies, no more")
@@ -81,17 +104,36 @@ def peaceable(
         raise ValueError(f"white must be between 0 and {board.size}, not {white}")
     fixed = Army(ARMY_NAMES[0], piece, white, white, fixed=True)
     others = tuple(Army(name, piece) for name in ARMY_NAMES[1:armies])
-    return Problem(puzzle, board, (fixed, *others), independent=False)
+    problem = Problem(puzzle, board, (fixed, *others), independent=False)
+    return _placed(problem, blocked, given, pawns)
 
 
-def peaceable_queens(board: Board, armies: int = 2, white: int | None = None) -> Problem:
+def peaceable_queens(
+    board: Board,
+    armies: int = 2,
+    white: int | None = None,
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+) -> Problem:
     """Peaceable armies of queens: m white and m black queens, no cross attacks."""
-    return peaceable(board, QUEEN, armies, white, puzzle="peaceable-queens")
+    return peaceable(
+        board, QUEEN, armies, white, "peaceable-queens", blocked=blocked, given=given, pawns=pawns
+    )
 
 
-def dominating(board: Board, piece: Piece, puzzle: str = "dominating") -> Problem:
+def dominating(
+    board: Board,
+    piece: Piece,
+    puzzle: str = "dominating",
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+) -> Problem:
     """The fewest pieces so that every square is occupied or attacked."""
-    return Problem(
+    problem = Problem(
         puzzle,
         board,
         (Army("white", piece),),
@@ -99,11 +141,14 @@ def dominating(board: Board, piece: Piece, puzzle: str = "dominating") -> Proble
         dominating=True,
         sense=Sense.MINIMIZE,
     )
+    return _placed(problem, blocked, given, pawns)
 
 
-def dominating_queens(board: Board) -> Problem:
+def dominating_queens(
+    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+) -> Problem:
     """Queen domination: the fewest queens that occupy or attack every square."""
-    return dominating(board, QUEEN, puzzle="dominating-queens")
+    return dominating(board, QUEEN, "dominating-queens", blocked=blocked, given=given, pawns=pawns)
 
 
 def queens_game(regions: Regions) -> Problem:
@@ -116,6 +161,13 @@ def queens_game(regions: Regions) -> Problem:
 def star_battle(regions: Regions) -> Problem:
     """Star Battle: ``regions.per_line`` stars in every rank, file and region, none touching."""
     return _region_puzzle("star-battle", STAR, regions)
+
+
+def _placed(problem: Problem, blocked: Listing, given: Listing, pawns: Listing) -> Problem:
+    """``problem`` starting from the position named (its pawns to place kept)."""
+    if blocked is None and given is None and pawns is None:
+        return problem
+    return with_position(problem, blocked, given, pawns, problem.free_pawns)
 
 
 def _region_puzzle(name: str, piece: Piece, regions: Regions) -> Problem:
