@@ -7,7 +7,7 @@ its problem file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import combinations
 
@@ -104,6 +104,42 @@ def _placements(problem: Problem, sizes: list[range]) -> Iterator[list[set[Squar
     yield from place(0, free)
 
 
+def _maps(rows: int, cols: int) -> list[Callable[[Square], Square]]:
+    """The board's dihedral symmetries, written here: four, eight on a square board."""
+    maps: list[Callable[[Square], Square]] = [
+        lambda s: s,
+        lambda s: (cols - 1 - s[0], rows - 1 - s[1]),
+        lambda s: (cols - 1 - s[0], s[1]),
+        lambda s: (s[0], rows - 1 - s[1]),
+    ]
+    if rows == cols:
+        maps += [
+            lambda s: (s[1], s[0]),
+            lambda s: (rows - 1 - s[1], cols - 1 - s[0]),
+            lambda s: (s[1], cols - 1 - s[0]),
+            lambda s: (rows - 1 - s[1], s[0]),
+        ]
+    return maps
+
+
+def _classes(problem: Problem, solutions: list[set[Square]]) -> int:
+    """Solutions of one army up to the board's symmetries that map the problem onto
+    itself: its blocked squares, and each rule's squares onto a member of a rule with
+    the same army and bounds."""
+    rules = {
+        (rule.army, rule.at_least, rule.at_most, group)
+        for rule in problem.counts
+        for group in _groups(problem, rule)
+    }
+    kept = [
+        g
+        for g in _maps(problem.board.rows, problem.board.cols)
+        if {g(s) for s in problem.blocked} == problem.blocked
+        and {(a, lo, hi, frozenset(map(g, group))) for a, lo, hi, group in rules} == rules
+    ]
+    return len({min(tuple(sorted(map(g, solution))) for g in kept) for solution in solutions})
+
+
 def _brute(problem: Problem, sizes: list[range]) -> list[list[set[Square]]]:
     return [p for p in _placements(problem, sizes) if _valid(problem, p)]
 
@@ -179,6 +215,11 @@ def test_counts_and_answers_agree_with_brute_force(case: tuple[Problem, list[ran
     assert counters, problem.describe()
     for name in counters:
         assert api.count(problem, solver=name).count == len(truth), (name, problem.describe())
+    if len(problem.armies) == 1:
+        classes = _classes(problem, [p[0] for p in truth])
+        for name in counters:
+            result = api.count(problem, unique=True, solver=name)
+            assert result.unique == classes, (name, problem.describe())
     model, _ = to_cpmpy(problem)
     assert model.solveAll() == len(truth), ("cpmpy", problem.describe())
     assert from_text(to_text(problem)) == problem
