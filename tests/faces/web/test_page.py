@@ -687,3 +687,78 @@ def test_the_daily_puzzle_is_timed_and_its_result_shared(server: str, browser: A
     assert best is not None and float(best) > 0
     assert page.text_content("#best").startswith("best 8×8: ")
     page.close()
+
+
+PHONE_GRID = "AACCCBBB.ACCBBBEB.ACCCEEEB.ACDDDEEB.ADDDDEEB.AAGDHHHB.AGGDHGHH.FGGGGGHH"
+"""``chessplace generate queens-game -n 8 --seed 1``, top row first."""
+
+
+@needs_chromium
+def test_wrong_moves_on_a_phone_leave_solve_and_hint_in_reach(server: str, browser: Any) -> None:
+    """Crowns placed wrongly on an 8×8 grid break some 20 rules ("rank 2 has 0 crowns,
+    it needs 1", …), listed under the board, which pushed Solve and Hint below a phone's
+    screen (issue 52): three are listed and the rest are behind "… and N more", so the
+    board and both buttons fit on the screen together."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _ready(page, f"{server}/#puzzle=queens-game&grid={PHONE_GRID}")
+    page.wait_for_selector("#board rect.region")
+    for square in ("a1", "c1", "e5"):  # a1 and c1 share rank 1: wrong moves
+        _tap(page, square, 8, times=2)
+    page.wait_for_function("document.querySelectorAll('#board g.piece').length === 3")
+    page.wait_for_selector("#violations summary")
+    items = page.locator("#violations > li")
+    assert items.count() == 4  # three rules, then the rest behind "… and N more"
+    more = page.text_content("#violations summary")
+    assert re.fullmatch(r"… and (\d+) more", more), more
+    assert page.locator("#violations .more li").count() == int(more.split()[2]) >= 10
+    # Scrolled to the board's title, the toolbar, the board and both buttons are on the
+    # screen (669 px of 844; the twelve rules and "and N more" listed before took 804).
+    area = page.locator("#board-area").bounding_box()
+    for button in ("#solve", "#hint"):
+        box = page.locator(button).bounding_box()
+        assert box["y"] + box["height"] - area["y"] <= 844, button
+    # Opened, the rest scroll in a box of a few lines' height.
+    page.click("#violations summary")
+    rest = page.locator("#violations .more ul")
+    height, scrolled = rest.evaluate("e => [e.clientHeight, e.scrollHeight]")
+    assert 0 < height <= 120 < scrolled
+    page.close()
+
+
+@needs_chromium
+def test_a_position_has_a_legend_and_a_grid_its_article(server: str, browser: Any) -> None:
+    """The pin of a given piece, the neutral pawn and the blocked square are explained
+    under the board while it has them; "making an 8×8 grid", not "a 8×8"."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    _ready(page, server)
+    assert page.is_hidden("#position-legend")
+    _ready(page, f"{server}/#puzzle=queens&n=8&blocked=a1&pawns=e5&given=d1&p=d1")
+    page.wait_for_selector("#board circle.given")
+    page.wait_for_selector("#position-legend:not([hidden])")
+    legend = page.text_content("#position-legend")
+    assert "pinned" in legend and "pawn" in legend and "blocked" in legend, legend
+    assert page.locator("#position-legend .dot.pin").count() == 1
+    _ready(page, f"{server}/#puzzle=queens&n=8&pawns=e5")
+    page.wait_for_selector("#board text.pawn")
+    page.wait_for_function(
+        "!document.querySelector('#position-legend').textContent.includes('pinned')"
+    )
+    assert "pawn" in page.text_content("#position-legend")
+    said = page.evaluate(
+        "import('/static/state.js').then(m => [1, 6, 8, 11, 18, 80, 86, 100, 800, 8000, 11000]"
+        ".map(n => `${m.article(n)} ${n}`))"
+    )
+    assert said == [
+        "a 1",
+        "a 6",
+        "an 8",
+        "an 11",
+        "an 18",
+        "an 80",
+        "an 86",
+        "a 100",
+        "an 800",
+        "an 8000",
+        "an 11000",
+    ]
+    page.close()

@@ -2,7 +2,7 @@
 import { showFacts, updateButtons } from "./jobs.js";
 import { optionsChanged, problemOptions } from "./options.js";
 import { regionLabels } from "./regions.js";
-import { $, post, regional, say, spec, state, whole } from "./state.js";
+import { $, article, post, regional, say, spec, state, whole } from "./state.js";
 import { draw, placed, refresh } from "./verdict.js";
 
 // Keep the grid and the size field agreeing: a new size starts from stripes (one region
@@ -70,7 +70,7 @@ export async function generateGrid() {
   if ($("time-limit").value !== "") body.time_limit = Number($("time-limit").value);
   state.generating = true;
   updateButtons();
-  say("status", `Generate: making a ${body.n}×${body.n} grid with one solution…`, "busy");
+  say("status", `Generate: making ${article(body.n)} ${body.n}×${body.n} grid with one solution…`, "busy");
   try {
     const result = await post("/api/generate", body);
     if (!result.grid) {

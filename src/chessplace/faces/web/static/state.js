@@ -53,6 +53,14 @@ export async function post(path, body) {
   return data;
 }
 
+// "a" or "an" before a number, by how it is said: an 8, an 11, an 18, an 80, a 1, a 100.
+export function article(n) {
+  let lead = Math.abs(Math.trunc(n));
+  while (lead >= 1000) lead = Math.trunc(lead / 1000);
+  const eight = lead === 8 || (lead >= 80 && lead < 90) || (lead >= 800 && lead < 900);
+  return eight || lead === 11 || lead === 18 ? "an" : "a";
+}
+
 export function say(id, text, kind) {
   $(id).textContent = text;
   $(id).className = kind;

@@ -8,6 +8,11 @@ import { regionView } from "./regions.js";
 import { $, armyCount, post, regional, say, side, spec, state, whole } from "./state.js";
 import { remember } from "./undo.js";
 
+// Broken rules listed under the board: a few, and the rest behind "… and N more" (a
+// player's first wrong crowns on 8×8 break some 20, which pushed Solve and Hint off a
+// phone's screen).
+export const LISTED = 3;
+
 function pieceOf(army) {
   if (state.armies[army]) return state.armies[army].piece;
   if (regional()) return spec().takes_stars ? "star" : "crown";
@@ -31,7 +36,37 @@ export function draw() {
     marks: regional() ? markView() : [],
     letters: $("letters").checked,
   });
+  showPositionLegend();
   emit("drawn");
+}
+
+// What the marks of a position mean, under the board while it has them: the pin of a
+// given piece, the neutral pawn, the hatched blocked square.
+function showPositionLegend() {
+  const legend = $("position-legend");
+  const drawing = state.catalog.drawing;
+  const keys = [];
+  if (state.pieces.some((piece) => piece.given)) {
+    const pin = Object.assign(document.createElement("span"), { className: "dot pin" });
+    pin.style.background = drawing.given;
+    keys.push([pin, "pinned: every answer keeps this piece"]);
+  }
+  if (state.pawns.length) {
+    keys.push([Object.assign(document.createElement("span"), { className: "key-pawn", textContent: "♙" }),
+      "pawn: no army's; it holds its square and stops every ride through it"]);
+  }
+  if (state.blocked.length) {
+    const hatch = Object.assign(document.createElement("span"), { className: "key-blocked" });
+    hatch.style.backgroundColor = drawing.blocked;
+    keys.push([hatch, "blocked: no piece stands there, rides pass over it"]);
+  }
+  legend.hidden = !keys.length;
+  legend.replaceChildren(...keys.map(([mark, words]) => {
+    const item = document.createElement("span");
+    item.className = "key-item";
+    item.append(mark, ` ${words}`);
+    return item;
+  }));
 }
 
 // The squares tinted when asked: those the pieces attack or, with several armies, those
@@ -128,12 +163,18 @@ function showVerdict() {
   } else {
     say("verdict", `Not a solution yet (${pieces}): no attacks, but`, "pending");
   }
-  const items = broken.slice(0, 12).map((text) => {
-    const item = document.createElement("li");
-    item.textContent = text;
-    return item;
-  });
-  if (broken.length > 12) items.push(Object.assign(document.createElement("li"), { textContent: `and ${broken.length - 12} more` }));
+  const item = (text) => Object.assign(document.createElement("li"), { textContent: text });
+  const items = broken.slice(0, LISTED).map(item);
+  if (broken.length > LISTED) {
+    const rest = broken.slice(LISTED);
+    const more = Object.assign(document.createElement("details"), { className: "more" });
+    const list = document.createElement("ul");
+    list.append(...rest.map(item));
+    more.append(Object.assign(document.createElement("summary"), { textContent: `… and ${rest.length} more` }), list);
+    const last = Object.assign(document.createElement("li"), { className: "more" });
+    last.append(more);
+    items.push(last);
+  }
   $("violations").replaceChildren(...items);
 }
 
