@@ -15,4 +15,12 @@ that line between them include a neighbouring pair that may not either, and
 neighbours attack directly. Coverage is the same: the last piece before a square
 on a line attacks it. Blocked squares change neither: rides pass over them. Pawns
 do (they stop rides), so certificates refuse them.
+
+The user's rules: a count rule is one more cardinality bound. Attack pairs
+(``no_attack``: some armies may attack others) make blockers matter, and let the
+armies have different pieces, so the formula then states sight itself: no piece
+of a forbidden pair sees the other unless a piece stands between. Squares covered
+a set number of times count the attackers, which blockers also change: the
+formula defines "this piece sees that square" from the squares between, and
+bounds the number per square.
 """

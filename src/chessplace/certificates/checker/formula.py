@@ -33,6 +33,22 @@ a node of its search tree, and the lex-leader order puts the labels of the
 ranks and files first, from the edges inward (rank 0, file 0, last rank,
 last file, rank 1, …), as that engine compares them: its symmetry cuts are
 then refuted by unit propagation.
+
+The user's rules. A count rule is a totalizer over the variables of its army (or
+of every army) on its squares, among the bounds. With attack pairs
+(``no_attack``) blockers matter, so neither line variables nor the binary clauses
+above are used: for every piece of army ``a`` on ``s``, every square ``t`` one of
+its moves reaches and every army ``b`` that ``a`` may not attack, a *sight clause*
+"not a on s, or not b on t, or some piece on a square the move passes" (no
+variables but the placement ones; blocked squares hold nothing and are not
+listed). Squares covered a set number of times: for each square ``s`` and square
+``t`` a move from ``s`` reaches, a variable "a piece on ``s`` sees ``t``", defined
+as the placement variable of ``s`` for a leap and otherwise as the disjunction of
+one variable per move, each "a piece on ``s`` and none on the squares passed"
+(both directions of every definition); then per square that is not blocked a
+totalizer over its own placement variable and the variables of the squares that
+see it. Those definitions are numbered after the placement and line variables,
+which no listed permutation may move, so a formula with them takes no symmetries.
 """
 
 from __future__ import annotations
@@ -40,22 +56,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from chessplace.certificates.checker.spec import Spec, parse_moves
+from chessplace.certificates.checker.spec import Spec, Square, parse_moves
 
 Clause = tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Bound:
-    """At least ``least`` and at most ``most`` of ``variables`` are true."""
+    """At least ``least`` and at most ``most`` of ``variables`` are true; ``rule``: a
+    count rule's number (from 1), ``0`` for an army's or the objective's bound."""
 
     variables: tuple[int, ...]
     least: int = 0
     most: int | None = None
+    rule: int = 0
 
     def describe(self, spec: Spec) -> str:
         armies = sorted({(v - 1) // spec.squares for v in self.variables})
         names = " + ".join(spec.armies[a].name for a in armies)
+        if self.rule:
+            names = f"count rule {self.rule}: {names}"
         if self.most == self.least:
             return f"{names} exactly {self.least}"
         if self.most is None:
@@ -74,8 +94,9 @@ def army_variables(spec: Spec, army: int) -> tuple[int, ...]:
 
 def ride_directions(spec: Spec) -> list[tuple[int, int]]:
     """One direction of each unlimited ride of peaceable armies (two or more, not
-    independent), ranks (1, 0) before files (0, 1) before the others; none otherwise."""
-    if len(spec.armies) < 2 or spec.independent:
+    independent, without attack pairs), ranks (1, 0) before files (0, 1) before the
+    others; none otherwise."""
+    if len(spec.armies) < 2 or spec.independent or spec.no_attack is not None:
         return []
     moves = parse_moves(spec.armies[0].betza)
     return sorted(
@@ -126,8 +147,9 @@ def line_var(spec: Spec, army: int, line: int) -> int:
 def rule_clauses(spec: Spec) -> list[Clause]:
     """The rules of the problem, no counts: one army per square, none on a blocked
     square, every given piece placed, no attacks that the rules forbid (through
-    line labels along ride lines, see the module's docstring), every square that
-    is not blocked covered when dominating."""
+    line labels along ride lines, see the module's docstring; sight clauses with
+    attack pairs), every square that is not blocked covered when dominating (at
+    least once; a set number of times is :func:`add_cover_counts`)."""
     clauses: set[Clause] = set()
     armies = range(len(spec.armies))
     clauses.update((-spec.var(a, square),) for square in spec.blocked for a in armies)
@@ -138,6 +160,9 @@ def rule_clauses(spec: Spec) -> list[Clause]:
             for b in armies:
                 if a < b:
                     clauses.add(_sorted((-spec.var(a, square), -spec.var(b, square))))
+    if spec.no_attack is not None:
+        clauses.update(sight_clauses(spec))
+        return sorted(clauses)
     lines = ride_lines(spec)
     joined: set[tuple[int, int]] = set()
     for number, line in enumerate(lines):
@@ -156,7 +181,7 @@ def rule_clauses(spec: Spec) -> list[Clause]:
                 if (a != b and (s, t) not in joined) or spec.independent:
                     u, v = spec.var(a, spec.square_of(s)), spec.var(b, spec.square_of(t))
                     clauses.add(_sorted((-u, -v)))
-    if spec.dominating:
+    if spec.dominating and not spec.counted_cover:
         reach: list[set[int]] = [{s} for s in range(spec.squares)]
         for s, t in pairs:
             reach[s].add(t)
@@ -170,20 +195,111 @@ def rule_clauses(spec: Spec) -> list[Clause]:
     return sorted(clauses)
 
 
+def sight_clauses(spec: Spec) -> set[Clause]:
+    """No piece sees a piece it may not attack (with attack pairs: blockers matter):
+    for army ``a`` on ``s``, each square ``t`` a move of its piece reaches and each
+    army ``b`` it may not attack, "not a on s, or not b on t, or a piece of some army
+    on a square the move passes". Blocked squares hold nothing: no clause ends on
+    one and none lists one."""
+    armies = range(len(spec.armies))
+    clauses: set[Clause] = set()
+    for a in armies:
+        targets = [b for b in armies if spec.forbids(a, b)]
+        if not targets:
+            continue
+        for s in range(spec.squares):
+            square = spec.square_of(s)
+            if square in spec.blocked:
+                continue
+            for target, passed in spec.paths(a, square):
+                if target in spec.blocked:
+                    continue
+                between = tuple(spec.var(c, m) for m in passed for c in armies)
+                for b in targets:
+                    clause = (-spec.var(a, square), -spec.var(b, target), *between)
+                    clauses.add(_sorted(clause))
+    return clauses
+
+
+def add_cover_counts(formula: Formula, spec: Spec) -> None:
+    """Every square that is not blocked covered ``spec.cover`` times (its own piece
+    once, each piece that attacks it once, rides stopping at the first piece): "sees"
+    variables defined both ways, then a totalizer per square (see the module's
+    docstring). Nothing when the problem asks plain domination or none."""
+    if not spec.counted_cover:
+        return
+    low, high = spec.cover
+    seers: dict[Square, list[int]] = {}
+    for s in range(spec.squares):
+        square = spec.square_of(s)
+        if square in spec.blocked:
+            continue
+        here = spec.var(0, square)
+        ways: dict[Square, set[tuple[Square, ...]]] = {}
+        for target, passed in spec.paths(0, square):
+            if target not in spec.blocked:
+                ways.setdefault(target, set()).add(passed)
+        for target in sorted(ways, key=spec.index):
+            if () in ways[target]:  # a move that passes no square: it sees whenever it stands
+                seers.setdefault(target, []).append(here)
+                continue
+            clear = []
+            for passed in sorted(ways[target]):
+                way = formula.fresh()
+                formula.clauses.append((-way, here))
+                formula.clauses += [(-way, -spec.var(0, m)) for m in passed]
+                formula.clauses.append((way, -here, *(spec.var(0, m) for m in passed)))
+                clear.append(way)
+            sees = clear[0]
+            if len(clear) > 1:
+                sees = formula.fresh()
+                formula.clauses += [(-way, sees) for way in clear]
+                formula.clauses.append((-sees, *clear))
+            seers.setdefault(target, []).append(sees)
+    for t in range(spec.squares):
+        square = spec.square_of(t)
+        if square in spec.blocked:
+            continue
+        covering = [spec.var(0, square), *seers.get(square, [])]
+        formula.at_least(covering, low)
+        if high is not None:
+            formula.at_most(covering, high)
+
+
+def count_bounds(spec: Spec) -> list[Bound]:
+    """The count rules as bounds over the variables of their army (of every army) on
+    their squares, numbered as the manifest lists them."""
+    armies = range(len(spec.armies))
+    return [
+        Bound(
+            tuple(
+                spec.var(a, square)
+                for square in count.squares
+                for a in (armies if count.army is None else (count.army,))
+            ),
+            count.at_least,
+            count.at_most,
+            number,
+        )
+        for number, count in enumerate(spec.counts, 1)
+    ]
+
+
 def claim_bounds(spec: Spec, claim: Mapping[str, object]) -> list[Bound]:
     """The bounds that, with the rules, are refuted to prove ``claim``.
 
-    ``infeasible``: each army's own bounds. ``optimum`` v: each army's own
-    bounds, and the objective one step past v (each scored army at least v+1
-    with equal armies, else their total; at most v−1 when minimising).
-    Refuting per-army bounds without requiring equal armies proves more than
-    needed, never less.
+    ``infeasible``: each army's own bounds and the count rules. ``optimum`` v:
+    each army's own bounds, the count rules, and the objective one step past v
+    (each scored army at least v+1 with equal armies, else their total; at most
+    v−1 when minimising). Refuting per-army bounds without requiring equal armies
+    proves more than needed, never less.
     """
     bounds = [
         Bound(army_variables(spec, i), army.minimum, army.maximum)
         for i, army in enumerate(spec.armies)
         if army.minimum > 0 or army.maximum is not None
     ]
+    bounds += count_bounds(spec)
     if claim.get("kind") == "infeasible":
         return bounds
     value = claim.get("value")
@@ -204,6 +320,8 @@ def symmetry_fault(
     a symmetry of the rules and the bounds; None when it is. It must permute all the
     placement and line variables (:func:`named_variables`), map every rule clause
     onto a rule clause and every bound onto a bound."""
+    if spec.counted_cover:
+        return "is offered for squares covered a set number of times, which take no symmetries"
     count = named_variables(spec)
     if len(permutation) != count or sorted(permutation) != list(range(1, count + 1)):
         return f"is not a permutation of the {count} placement and line variables"
@@ -340,9 +458,10 @@ def refutation_formula(
     bounds: Sequence[Bound],
     permutations: Sequence[Sequence[int]],
 ) -> Formula:
-    """Rules, bounds and lex-leader clauses, in that order."""
+    """Rules (with the cover counts), bounds and lex-leader clauses, in that order."""
     formula = Formula(named_variables(spec))
     formula.clauses += rule_clauses(spec)
+    add_cover_counts(formula, spec)
     for bound in bounds:
         formula.at_least(bound.variables, bound.least)
         if bound.most is not None:
@@ -354,8 +473,13 @@ def refutation_formula(
 
 
 def refuted_statement(spec: Spec, bounds: Sequence[Bound]) -> str:
-    """What a formula with these bounds refutes, in words."""
-    return "; ".join(bound.describe(spec) for bound in bounds) or "the rules alone"
+    """What a formula with these bounds refutes, in words (the count rules counted,
+    not each stated: the verdict states them with the problem)."""
+    parts = [bound.describe(spec) for bound in bounds if not bound.rule]
+    rules = sum(1 for bound in bounds if bound.rule)
+    if rules:
+        parts.append(f"the {rules} count rules" if rules > 1 else "the count rule")
+    return "; ".join(parts) or "the rules alone"
 
 
 def refutation_comments(spec: Spec, bounds: Sequence[Bound]) -> list[str]:

@@ -48,12 +48,26 @@ PROBLEM_KEYS = frozenset(
         "sense",
         "blocked",
         "given",
+        "counts",
+        "no_attack",
+        "cover",
     )
 )
 """Every key of a manifest's ``problem``: anything else is a rule not checked."""
 
 GIVEN_KEYS = frozenset(("piece", "army", "square"))
 """The keys of each given piece: its piece (Betza, its army's), its army, its square."""
+
+COUNT_KEYS = frozenset(("army", "squares", "at_least", "at_most"))
+"""The keys of each count rule: its army's name (``null``: every army), its squares,
+its bounds (``at_most`` ``null``: none)."""
+
+COVER_KEYS = frozenset(("at_least", "at_most"))
+"""The keys of ``cover``: how many times each square is covered, at least and at most."""
+
+MAX_COUNTS = 1 << 16
+"""The most count rules a manifest may list (each rank, file and region of a
+64×64 board are 192; the model takes 10,000 rules)."""
 
 
 class SpecError(ValueError):
@@ -135,6 +149,20 @@ class ArmySpec:
 
 
 @dataclass(frozen=True)
+class CountSpec:
+    """A count rule: the pieces of army ``army`` (``None``: of every army) on
+    ``squares`` number from ``at_least`` to ``at_most`` (``None``: no upper bound)."""
+
+    army: int | None
+    squares: tuple[Square, ...]
+    at_least: int
+    at_most: int | None
+
+    def admits(self, count: int) -> bool:
+        return count >= self.at_least and (self.at_most is None or count <= self.at_most)
+
+
+@dataclass(frozen=True)
 class Spec:
     """A placement problem as the checker understands it.
 
@@ -143,7 +171,17 @@ class Spec:
     occupied, attacked or blocked. No piece stands on a ``blocked`` square (rides
     pass over it) and every ``given`` piece stands in every placement, counted in
     its army. Every army has the same piece, so that blockers never change the
-    answer (see :mod:`chessplace.certificates`).
+    answer (see :mod:`chessplace.certificates`), unless ``no_attack`` is stated.
+
+    The user's rules: each of ``counts`` bounds the pieces on its squares.
+    ``no_attack`` (``None``: the rule above) lists the ordered pairs ``(attacker,
+    target)`` of different armies whose pieces may not attack; every other pair of
+    armies may, and then pieces block rides as in chess (a ride attacks the first
+    piece in its way and nothing behind it; it passes over blocked squares), and
+    the armies may have different pieces. ``cover`` (dominating only): every square
+    that is not blocked is covered from ``cover[0]`` to ``cover[1]`` (``None``: no
+    upper bound) times, once for its own piece and once for each piece attacking it,
+    rides stopping at the first piece; ``(1, None)`` is plain domination.
     """
 
     rows: int
@@ -156,6 +194,42 @@ class Spec:
     blocked: frozenset[Square] = frozenset()
     given: frozenset[tuple[int, Square]] = frozenset()
     """``(army, square)``: the army holds the square in every placement."""
+    counts: tuple[CountSpec, ...] = ()
+    no_attack: tuple[tuple[int, int], ...] | None = None
+    """``(attacker, target)`` army numbers, in order; ``None``: no army attacks another."""
+    cover: tuple[int, int | None] = (1, None)
+
+    @property
+    def counted_cover(self) -> bool:
+        """True when squares must be covered a set number of times (not plain domination)."""
+        return self.dominating and self.cover != (1, None)
+
+    def forbids(self, attacker: int, target: int) -> bool:
+        """True when a piece of army ``attacker`` may not attack one of army ``target``."""
+        if attacker == target:
+            return self.independent
+        return self.no_attack is None or (attacker, target) in self.no_attack
+
+    def moves(self, army: int) -> dict[tuple[int, int], int | None]:
+        """The steps of army number ``army``'s piece with their reach."""
+        return parse_moves(self.armies[army].betza)
+
+    def paths(self, army: int, square: Square) -> list[tuple[Square, tuple[Square, ...]]]:
+        """Every square a piece of army ``army`` on ``square`` reaches along one of its
+        moves, with the squares it passes that are not blocked (blocked squares hold
+        nothing: rides pass over them), one entry per move that reaches it."""
+        found: list[tuple[Square, tuple[Square, ...]]] = []
+        longest = max(self.rows, self.cols)
+        for (dx, dy), reach in sorted(self.moves(army).items()):
+            passed: list[Square] = []
+            for k in range(1, min(longest, reach or longest) + 1):
+                target = (square[0] + k * dx, square[1] + k * dy)
+                if not self.on_board(target):
+                    break
+                found.append((target, tuple(passed)))
+                if target not in self.blocked:
+                    passed.append(target)
+        return found
 
     @property
     def squares(self) -> int:
@@ -229,6 +303,22 @@ class Spec:
                 }
                 for a, s in sorted(self.given, key=lambda g: self.var(*g))
             ]
+        if self.counts:
+            data["counts"] = [
+                {
+                    "army": None if c.army is None else self.armies[c.army].name,
+                    "squares": [square_name(s) for s in c.squares],
+                    "at_least": c.at_least,
+                    "at_most": c.at_most,
+                }
+                for c in self.counts
+            ]
+        if self.no_attack is not None:
+            data["no_attack"] = [
+                [self.armies[a].name, self.armies[b].name] for a, b in self.no_attack
+            ]
+        if self.cover != (1, None):
+            data["cover"] = {"at_least": self.cover[0], "at_most": self.cover[1]}
         return data
 
     @classmethod
@@ -253,16 +343,24 @@ class Spec:
             raise SpecError(f"the problem lacks or misstates {error}") from None
         if max(spec.rows, spec.cols) > MAX_CERTIFIED_SIDE:
             raise SpecError(f"boards up to {MAX_CERTIFIED_SIDE} squares a side are certified")
-        if not spec.armies or len({a.betza for a in spec.armies}) != 1:
-            raise SpecError("every army must have the same piece")
+        if not spec.armies:
+            raise SpecError("a problem needs an army")
         if len({a.name for a in spec.armies}) != len(spec.armies):
             raise SpecError("army names must differ")
         if spec.dominating and len(spec.armies) != 1:
             raise SpecError("domination is certified for one army")
-        parse_moves(spec.armies[0].betza)
+        if spec.equal_armies and not spec.maximize and len(spec.armies) > 1:
+            raise SpecError("equal armies are certified when maximising")
+        for army in spec.armies:
+            parse_moves(army.betza)
+        spec = replace(spec, no_attack=_no_attack(data.get("no_attack"), spec))
+        if spec.no_attack is None and len({a.betza for a in spec.armies}) != 1:
+            raise SpecError("every army must have the same piece, unless no_attack is stated")
         names = {square_name(spec.square_of(s)): spec.square_of(s) for s in range(spec.squares)}
         spec = replace(spec, blocked=_blocked(data.get("blocked", []), names, spec))
-        return replace(spec, given=_given(data.get("given", []), names, spec))
+        spec = replace(spec, given=_given(data.get("given", []), names, spec))
+        spec = replace(spec, counts=_counts(data.get("counts", []), names, spec))
+        return replace(spec, cover=_cover(data.get("cover"), spec))
 
 
 def square_name(square: Square) -> str:
@@ -334,6 +432,91 @@ def _given(data: Any, names: dict[str, Square], spec: Spec) -> frozenset[tuple[i
         taken[square] = army
         last = spec.var(army, square)
     return frozenset((army, square) for square, army in taken.items())
+
+
+def _no_attack(data: Any, spec: Spec) -> tuple[tuple[int, int], ...] | None:
+    """The attack pairs: ``null`` (absent), or a list of ``[attacker, target]`` names of
+    two different armies, each pair once, ordered by attacker then target as the
+    problem lists its armies; not with domination."""
+    if data is None:
+        return None
+    if not isinstance(data, list):
+        raise SpecError("no_attack: expected a list of [attacker, target] army names")
+    if spec.dominating:
+        raise SpecError("no_attack: attack rules are certified without domination")
+    names = [army.name for army in spec.armies]
+    pairs: list[tuple[int, int]] = []
+    for number, pair in enumerate(data, 1):
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(name, str) and name in names for name in pair)
+        ):
+            raise SpecError(f"no_attack: pair {number} is not two army names of the problem")
+        attacker, target = names.index(pair[0]), names.index(pair[1])
+        if attacker == target:
+            raise SpecError(f"no_attack: pair {number} names one army twice")
+        if pairs and (attacker, target) <= pairs[-1]:
+            raise SpecError(
+                f"no_attack: pair {number} is repeated or out of order (by attacker, then target)"
+            )
+        pairs.append((attacker, target))
+    return tuple(pairs)
+
+
+def _counts(data: Any, names: dict[str, Square], spec: Spec) -> tuple[CountSpec, ...]:
+    """The count rules: a list of ``{army, squares, at_least, at_most}``, the army a
+    name of the problem's or ``null`` (every army), the squares a non-empty list of
+    square names each once, rank by rank and file by file within a rank, the bounds
+    whole numbers (``at_most`` ``null`` or not below ``at_least``)."""
+    if not isinstance(data, list):
+        raise SpecError("counts: expected a list of {army, squares, at_least, at_most}")
+    if len(data) > MAX_COUNTS:
+        raise SpecError(f"counts: more than {MAX_COUNTS:,} count rules")
+    armies = [army.name for army in spec.armies]
+    counts: list[CountSpec] = []
+    for number, entry in enumerate(data, 1):
+        what = f"counts: rule {number}"
+        if not isinstance(entry, dict) or set(entry) != COUNT_KEYS:
+            raise SpecError(f"{what} is not an object of army, squares, at_least and at_most")
+        army = entry["army"]
+        if army is not None and army not in armies:
+            raise SpecError(f"{what} names no army of the problem")
+        listed = entry["squares"]
+        if not isinstance(listed, list) or not listed:
+            raise SpecError(f"{what} lists no squares")
+        squares: list[Square] = []
+        for name in listed:
+            square = _square(name, names, spec, what)
+            if squares and spec.index(square) <= spec.index(squares[-1]):
+                raise SpecError(f"{what}: {name} is repeated or out of order (rank by rank)")
+            squares.append(square)
+        low = _count(entry["at_least"], f"{what}'s at_least")
+        high = entry["at_most"]
+        if high is not None and _count(high, f"{what}'s at_most") < low:
+            raise SpecError(f"{what} asks at least {low} and at most {high}")
+        counts.append(
+            CountSpec(None if army is None else armies.index(army), tuple(squares), low, high)
+        )
+    return tuple(counts)
+
+
+def _cover(data: Any, spec: Spec) -> tuple[int, int | None]:
+    """How many times each square is covered: absent (at least once: plain domination),
+    or ``{at_least, at_most}`` for a dominating problem, other than 1 and ``null``."""
+    if data is None:
+        return (1, None)
+    if not isinstance(data, dict) or set(data) != COVER_KEYS:
+        raise SpecError("cover: expected an object of at_least and at_most")
+    if not spec.dominating:
+        raise SpecError("cover: how often squares are covered is for a dominating problem")
+    low = _count(data["at_least"], "cover's at_least")
+    high = data["at_most"]
+    if high is not None and _count(high, "cover's at_most") < low:
+        raise SpecError(f"cover: at least {low} and at most {high}")
+    if (low, high) == (1, None):
+        raise SpecError("cover: at least 1 and no upper bound is plain domination: leave it out")
+    return (low, high)
 
 
 def _count(value: Any, what: str, least: int = 0) -> int:

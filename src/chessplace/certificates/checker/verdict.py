@@ -148,18 +148,23 @@ def _problem(spec: Spec, objective: bool) -> str:
     """The problem as checked, every rule stated from the specification read (the
     manifest's puzzle name is not checked, so it is not repeated): the board, each
     army with its piece and bounds, which attacks are forbidden, coverage, equal
-    armies, and what the claim's value measures."""
+    armies, count rules, and what the claim's value measures."""
     armies = ", ".join(_army(army, max(spec.rows, spec.cols)) for army in spec.armies)
-    if spec.independent:
+    if spec.no_attack is not None:
+        rules = [_attacks(spec)]
+    elif spec.independent:
         rules = ["no piece attacks any other"]
     elif len(spec.armies) > 1:
         rules = ["no army attacks another"]
     else:
         rules = ["pieces may attack one another"]
-    if spec.dominating:
+    if spec.counted_cover:
+        rules.append(_cover(spec))
+    elif spec.dominating:
         rules.append("every square occupied or attacked")
     if spec.equal_armies and len(spec.armies) > 1:
         rules.append("armies of equal size")
+    rules += _count_rules(spec)
     scored = [spec.armies[i].name for i in spec.scored]
     measured = (
         f"the smallest of {', '.join(scored)}"
@@ -170,6 +175,76 @@ def _problem(spec: Spec, objective: bool) -> str:
         rules.append(f"{'maximising' if spec.maximize else 'minimising'} {measured}")
     board = f"{spec.rows}×{spec.cols} flat board{_position(spec)}"
     return f"{board}; {armies}; {'; '.join(rules)}"
+
+
+def _attacks(spec: Spec) -> str:
+    """The attack pairs as checked: which army may not attack which, whether an army's
+    own pieces may attack one another, and that pieces block rides."""
+    assert spec.no_attack is not None
+    names = [army.name for army in spec.armies]
+    pairs = [f"{names[a]} may not attack {names[b]}" for a, b in spec.no_attack]
+    stated = ", ".join(pairs) + ", other armies may" if pairs else "armies may attack one another"
+    own = (
+        "no piece attacks one of its own army"
+        if spec.independent
+        else "pieces of one army may attack one another"
+    )
+    return f"{stated}; {own}; rides stop at the first piece"
+
+
+def _cover(spec: Spec) -> str:
+    """How many times each square is covered, as checked."""
+    low, high = spec.cover
+    times = f"exactly {low}" if low == high else f"at least {low}"
+    if high is not None and high != low:
+        times = f"{low} to {high}" if low else f"at most {high}"
+    word = "time" if (high if high is not None else low) == 1 else "times"
+    return (
+        f"every square covered {times} {word} (its own piece and each piece attacking it, "
+        "rides stopping at the first piece)"
+    )
+
+
+SHOWN_COUNT_RULES = 6
+"""How many count rules (or families of them) the verdict states before it counts."""
+
+
+def _count_rules(spec: Spec) -> list[str]:
+    """The count rules as checked, those of one army and bounds on every rank (file)
+    stated once: ``exactly 1 piece on each rank``, ``white at most 2 on a1 b1 c1``."""
+    ranks = {tuple((f, r) for f in range(spec.cols)): f"rank {r + 1}" for r in range(spec.rows)}
+    files = {
+        tuple((f, r) for r in range(spec.rows)): f"file {square_name((f, 0))[:-1]}"
+        for f in range(spec.cols)
+    }
+    kinds: dict[tuple[int | None, int, int | None], list[tuple[Square, ...]]] = {}
+    for count in spec.counts:
+        kinds.setdefault((count.army, count.at_least, count.at_most), []).append(count.squares)
+    stated: list[str] = []
+    for (army, low, high), groups in kinds.items():
+        who = "piece" if (high if high is not None else low) == 1 else "pieces"
+        who = who if army is None else f"{spec.armies[army].name} {who}"
+        if low == high:
+            bounds = f"exactly {low}"
+        elif high is None:
+            bounds = f"at least {low}"
+        else:
+            bounds = f"{low} to {high}" if low else f"at most {high}"
+        rest = list(groups)
+        for family, name in ((ranks, "each rank"), (files, "each file")):
+            if len(family) > 1 and all(line in rest for line in family):
+                stated.append(f"{bounds} {who} on {name}")
+                rest = [group for group in rest if group not in family]
+        for group in rest:
+            named = ranks.get(group) or files.get(group)
+            if named is None:
+                whole = len(group) == spec.squares
+                named = "the board" if whole else _listed(list(group))
+            stated.append(f"{bounds} {who} on {named}")
+    more = len(stated) - SHOWN_COUNT_RULES
+    if more > 0:
+        stated = [*stated[:SHOWN_COUNT_RULES], f"and {more} more count rules"]
+    return stated
 
 
 SHOWN_SQUARES = 12

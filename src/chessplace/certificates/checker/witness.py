@@ -3,14 +3,15 @@
 Trusted side, sharing no code with :mod:`chessplace.core.verification`: it reads the
 ``pieces`` list of the project's placement JSON, walks every move of every
 piece until the first piece in its way (over blocked squares), and compares the
-given pieces, blocked squares, counts and coverage with the problem.
+given pieces, blocked squares, counts, count rules, attack pairs and coverage (how
+many times each square is covered, when the problem says) with the problem.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from chessplace.certificates.checker.spec import Spec, Square, parse_moves, square_name
+from chessplace.certificates.checker.spec import Spec, Square, square_name
 
 
 def read_witness(spec: Spec, data: Any) -> list[dict[Square, None]]:
@@ -54,25 +55,52 @@ def witness_fault(spec: Spec, armies: list[dict[Square, None]]) -> str | None:
             return f"{army.name} has {size} pieces, outside its bounds"
     if spec.equal_armies and len(set(sizes)) > 1:
         return f"the armies are not equal: {sizes}"
+    for number, count in enumerate(spec.counts, 1):
+        counted = range(len(armies)) if count.army is None else (count.army,)
+        held = sum(1 for square in count.squares for a in counted if square in armies[a])
+        if not count.admits(held):
+            return f"count rule {number} holds {held} pieces, outside its bounds"
     owner = {square: index for index, squares in enumerate(armies) for square in squares}
-    moves = parse_moves(spec.armies[0].betza)
-    covered = set(owner) | spec.blocked
+    times = dict.fromkeys(owner, 1)
     for square, index in owner.items():
-        for (dx, dy), reach in moves.items():
+        attacked: set[Square] = set()
+        for (dx, dy), reach in spec.moves(index).items():
             x, y = square
             steps = 0
             while reach is None or steps < reach:
                 x, y, steps = x + dx, y + dy, steps + 1
                 if not spec.on_board((x, y)):
                     break
-                covered.add((x, y))
+                attacked.add((x, y))
                 if (x, y) in owner:
-                    if owner[(x, y)] != index or spec.independent:
+                    if spec.forbids(index, owner[(x, y)]):
                         victim = _name(spec, owner[(x, y)], (x, y))
                         return f"{_name(spec, index, square)} attacks {victim}"
                     break
-    if spec.dominating and len(covered) < spec.squares:
-        return f"{spec.squares - len(covered)} squares are neither occupied nor attacked"
+        for target in attacked:
+            times[target] = times.get(target, 0) + 1
+    if spec.dominating:
+        return _cover_fault(spec, times)
+    return None
+
+
+def _cover_fault(spec: Spec, times: dict[Square, int]) -> str | None:
+    """Whether every square that is not blocked is covered as often as the problem
+    asks (once for its own piece, once for each piece attacking it)."""
+    low, high = spec.cover
+    needing = [
+        square for s in range(spec.squares) if (square := spec.square_of(s)) not in spec.blocked
+    ]
+    if (low, high) == (1, None):
+        bare = sum(1 for square in needing if not times.get(square))
+        return f"{bare} squares are neither occupied nor attacked" if bare else None
+    for square in needing:
+        covered = times.get(square, 0)
+        if covered < low or (high is not None and covered > high):
+            asked = f"exactly {low}" if low == high else f"at least {low}"
+            if high is not None and high != low:
+                asked = f"{low} to {high}"
+            return f"{square_name(square)} is covered {covered} times, the rule asks {asked}"
     return None
 
 

@@ -35,7 +35,7 @@ from chessplace.certificates.checker.formula import (
     refutation_formula,
     refuted_statement,
 )
-from chessplace.certificates.checker.spec import MAX_CERTIFIED_SIDE, ArmySpec, Spec
+from chessplace.certificates.checker.spec import MAX_CERTIFIED_SIDE, ArmySpec, CountSpec, Spec
 from chessplace.certificates.writer.cubes import cover_proof, tree_cubes
 from chessplace.certificates.writer.directory import (
     put_in_place,
@@ -83,12 +83,21 @@ def spec_of(problem: Problem) -> Spec:
         )
     if problem.dominated is not None:
         raise CannotCertify("certificates do not cover domination of listed squares yet")
-    if problem.counts or problem.one_way:
-        raise CannotCertify("certificates do not cover count rules or one-way attack rules yet")
     if max(board.rows, board.cols) > MAX_CERTIFIED_SIDE:
         raise CannotCertify(f"certificates cover boards up to {MAX_CERTIFIED_SIDE} a side")
-    if len({army.piece for army in problem.armies}) != 1:
-        raise CannotCertify("certificates cover problems whose armies share one piece")
+    if not problem.one_way and len({army.piece for army in problem.armies}) != 1:
+        raise CannotCertify(
+            "certificates cover problems whose armies share one piece (or that state which "
+            "armies may attack which)"
+        )
+    if problem.equal_armies and problem.sense is Sense.MINIMIZE and len(problem.armies) > 1:
+        raise CannotCertify("certificates cover equal armies when maximising")
+    count = len(problem.armies)
+    no_attack = None
+    if problem.one_way:
+        no_attack = tuple(
+            (a, b) for a in range(count) for b in range(count) if a != b and problem.forbids(a, b)
+        )
     return Spec(
         rows=board.rows,
         cols=board.cols,
@@ -105,6 +114,17 @@ def spec_of(problem: Problem) -> Spec:
             for index in range(len(problem.armies))
             for square in problem.given_of(index)
         ),
+        counts=tuple(
+            CountSpec(
+                group.army,
+                tuple(sorted(group.squares, key=lambda s: (s[1], s[0]))),
+                group.rule.at_least,
+                group.rule.at_most,
+            )
+            for group in problem.count_groups
+        ),
+        no_attack=no_attack,
+        cover=problem.cover if problem.dominating else (1, None),
     )
 
 

@@ -5,7 +5,9 @@ same bounds, written as a permutation of the placement and line variables
 (:func:`~chessplace.certificates.checker.formula.ride_lines`). Only those that keep
 the position are offered: the board symmetry maps the blocked squares onto
 themselves, and with the renumbering each army's given pieces onto those of the
-army it becomes (a problem whose position no symmetry keeps gets none). Nothing
+army it becomes (a problem whose position no symmetry keeps gets none); count
+rules and attack pairs are left to the checker's test, which keeps those that map
+every count onto a count and every sight clause onto one. Nothing
 here is trusted: the checker confirms every permutation is a symmetry of the
 formula (its blocked and given unit clauses included) before it builds
 lex-leader clauses from it.
@@ -59,7 +61,9 @@ def symmetry_permutations(spec: Spec) -> list[list[int]]:
     """Every board symmetry × army renumbering that keeps the position, but the
     identity, as variable maps (``p[v-1]`` is the image of variable ``v``), without
     repeats."""
-    kinds = [(a.minimum, a.maximum, a.fixed) for a in spec.armies]
+    if spec.counted_cover:
+        return []  # the checker takes no symmetries for counted cover (its "sees" variables)
+    kinds = [(a.betza, a.minimum, a.maximum, a.fixed) for a in spec.armies]
     renumberings = [
         p for p in _renumberings(len(kinds)) if all(kinds[i] == kinds[j] for i, j in enumerate(p))
     ]
