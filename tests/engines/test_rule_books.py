@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -469,3 +470,30 @@ def test_why_names_a_minimal_set_of_count_rules() -> None:
     assert api.solve(without).status is Status.FEASIBLE
     only = replace(problem, counts=(corner,))
     assert api.solve(only).status is Status.INFEASIBLE
+
+
+def test_a_perfect_code_exports_as_a_linear_model_highs_solves(tmp_path: Path) -> None:
+    """The LP export states covers with "sees" and "clear" variables: HiGHS finds the
+    6×6 king code's 4 kings, and 9×9 (3×3 blocks) needs 9."""
+    import highspy
+
+    from chessplace.export import export_lines
+
+    for n, kings in ((6, 4), (9, 9)):
+        problem = Problem(
+            "perfect kings",
+            Board.square(n),
+            (Army("white", PIECES["K"]),),
+            independent=False,
+            dominating=True,
+            sense=Sense.MINIMIZE,
+            cover=(1, 1),
+        )
+        path = tmp_path / f"kings{n}.lp"
+        path.write_text("\n".join(export_lines(problem, "lp")) + "\n")
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
+        highs.run()
+        assert highs.getModelStatus() == highspy.HighsModelStatus.kOptimal
+        assert round(highs.getInfo().objective_function_value) == kings

@@ -258,18 +258,42 @@ def test_a_real_process_refuses_a_bad_grid_from_stdin() -> None:
     assert done.stderr.count("\n") == 1 and "region" in done.stderr
 
 
+def test_region_puzzles_export_as_the_count_rules_they_are(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A region puzzle is kings that do not touch with a count on each rank, file and
+    region: its DIMACS model (no symmetry breaking) has as many models as it has answers."""
+    import pycosat
+
+    grid = tmp_path / "grid.txt"
+    grid.write_text("AABBB\nAABBB\nCCDDD\nCCDEE\nCCDEE\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "count", "queens-game", "--grid", str(grid), "--json")
+    answers = json.loads(out)["count"]
+    code, out, _ = _run(
+        capsys, "export", "queens-game", "--grid", str(grid), "--format", "dimacs", "--no-symmetry"
+    )
+    assert code == 0
+    clauses = [
+        [int(x) for x in line.split()[:-1]] for line in out.splitlines() if line[:1] not in "cp"
+    ]
+    squares, models = 25, 0
+    while (model := pycosat.solve(clauses)) != "UNSAT":  # the squares' models, each once
+        models += 1
+        clauses.append([-v for v in model[:squares]])
+    assert models == answers == 8
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("export", "queens-game", "--format", "lp"), "cannot be exported"),
         (("solve", "queens-game", "--certificate", "cert"), "does not cover region puzzles"),
     ],
 )
-def test_export_and_certificates_refuse_regions(
+def test_certificates_refuse_regions(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], message: str
 ) -> None:
-    """Neither the exported models nor the certified formula hold regions: saying so
-    beats writing a model or a certificate of a different puzzle."""
+    """The certified formula holds no regions: saying so beats writing a certificate of
+    a different puzzle."""
     grid = tmp_path / "grid.txt"
     grid.write_text("AAAA\nBBBB\nCCCC\nDDDD\n", encoding="utf-8")
     argv = tuple(str(tmp_path / a) if a == "cert" else a for a in argv)

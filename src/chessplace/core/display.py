@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from chessplace.core.placement import Placement
+    from chessplace.core.problem import Problem
 
 Drawing = Callable[["Placement"], str]
+ProblemDrawing = Callable[["Problem"], str]
 
 _drawings: dict[str, Drawing] = {}
+_problem_drawings: dict[str, ProblemDrawing] = {}
 
 
 def register(kind: str, drawing: Drawing) -> None:
@@ -26,3 +29,15 @@ def drawn(placement: Placement, kind: str) -> str | None:
     has registered one (Jupyter then shows plain text)."""
     drawing = _drawings.get(kind)
     return drawing(placement) if drawing is not None else None
+
+
+def register_problem(kind: str, drawing: ProblemDrawing) -> None:
+    """Make ``drawing`` the way every problem shows its starting position as ``kind``."""
+    _problem_drawings[kind] = drawing
+
+
+def drawn_problem(problem: Problem, kind: str) -> str | None:
+    """The problem's starting position drawn as ``kind``; ``None`` when no form has
+    registered a drawing."""
+    drawing = _problem_drawings.get(kind)
+    return drawing(problem) if drawing is not None else None

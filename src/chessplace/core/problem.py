@@ -11,6 +11,7 @@ from itertools import permutations
 from os import PathLike
 
 from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
+from chessplace.core.display import drawn_problem
 from chessplace.core.features import Feature
 from chessplace.core.pieces import KING, Piece
 from chessplace.core.regions import Regions
@@ -225,10 +226,7 @@ class Problem:
     def _repr_svg_(self) -> str | None:
         """The board before solving, as Jupyter shows it: blocked squares, pawns, given
         pieces and regions (``None`` until a form has registered its drawings)."""
-        from chessplace.core.placement import Placement
-
-        given = self.given or tuple(frozenset() for _ in self.armies)
-        return Placement.from_squares(self, given)._repr_svg_()
+        return drawn_problem(self, "svg")
 
     @property
     def has_position(self) -> bool:

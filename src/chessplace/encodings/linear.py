@@ -27,22 +27,29 @@ Term = tuple[int, int]
 
 @dataclass(frozen=True)
 class Variable:
-    """A 0/1 variable: a piece of ``army`` on ``square``, or ``army`` on ``line``."""
+    """A 0/1 variable: a piece of ``army`` on ``square``, ``army`` on ``line``, or an
+    auxiliary one named ``label`` that means ``about``."""
 
     army: str
     piece: str
     square: str | None = None
     line: str | None = None
+    label: str | None = None
+    about: str = ""
 
     @property
     def name(self) -> str:
         """An identifier that LP and MiniZinc accept."""
+        if self.label is not None:
+            return self.label
         if self.square is not None:
             return f"{self.army}_{self.square}"
         return f"{self.army}_on_{(self.line or '').replace('-', '_')}"
 
     @property
     def meaning(self) -> str:
+        if self.label is not None:
+            return self.about
         if self.square is not None:
             return f"1 when a {self.army} {self.piece} stands on {self.square}"
         return f"1 when {self.army} has a piece on the line {self.line}"
@@ -137,6 +144,7 @@ class _Builder:
         ]
         self.units = [(1, v) for v in range(len(self.variables))]  # shared: saves memory
         self.flags: dict[tuple[int, Line], int] = {}
+        self.aux: dict[Key, int] = {}
         self.sections: list[Section] = []
 
     def x(self, literal: Literal) -> int:
@@ -181,9 +189,14 @@ class _Builder:
             "the position: given pieces stand, nothing stands on blocked squares or pawns",
             [Constraint((self.one(v),), "=", int(value)) for v, value in rules.fixed],
         )
+        covers = problem.dominating and problem.cover != (1, None)
         self.add(
-            "one-way attacks: no piece sees one it may not attack, unless a piece stands between",
-            [self._clause(clause) for clause in rules.clauses] if problem.one_way else [],
+            "one-way attacks: no piece sees one it may not attack, unless a piece stands "
+            "between; covers: which pieces see which squares"
+            if covers
+            else "one-way attacks: no piece sees one it may not attack, unless a piece stands "
+            "between",
+            [self._clause(clause) for clause in rules.clauses] if problem.one_way or covers else [],
         )
         self.add("count rules on sets of squares", self._bounded(rules.bounded))
         self._counts()
@@ -196,17 +209,49 @@ class _Builder:
         """``sum(true literals) - sum(false ones) >= 1 - (number of false ones)``."""
         terms: list[Term] = []
         for key, value in clause:
-            _, x = self.one(_literal(key))
+            _, x = self._term(key)
             terms.append((1 if value else -1, x))
         negative = sum(1 for _, value in clause if not value)
         return Constraint(tuple(terms), ">=", 1 - negative)
+
+    def _term(self, key: Key) -> Term:
+        """``1 * x`` for a piece's literal, or for an auxiliary variable of the rules
+        (``("sees", s, t)``, ``("clear", squares)``), made on first use."""
+        army, square = key[0], key[-1]
+        if len(key) == 2 and isinstance(army, int) and isinstance(square, int):
+            return self.one((army, square))
+        if key not in self.aux:
+            self.aux[key] = len(self.variables)
+            self.variables.append(self._auxiliary(key))
+        return 1, self.aux[key]
+
+    def _auxiliary(self, key: Key) -> Variable:
+        names = self.names
+        if key[0] == "sees":
+            s, t = key[1], key[2]
+            assert isinstance(s, int) and isinstance(t, int)
+            return Variable(
+                "",
+                "",
+                label=f"sees_{names[s]}_{names[t]}",
+                about=f"1 when the piece on {names[s]} attacks {names[t]}",
+            )
+        way = key[1]
+        assert isinstance(way, tuple)
+        listed = [names[m] for m in way]
+        return Variable(
+            "",
+            "",
+            label="clear_" + "_".join(listed),
+            about=f"1 when none of {', '.join(listed)} holds a piece",
+        )
 
     def _bounded(
         self, groups: tuple[tuple[tuple[Key, ...], int, int | None], ...]
     ) -> list[Constraint]:
         found: list[Constraint] = []
         for group, low, high in groups:
-            terms = tuple(self.one(_literal(key)) for key in group)
+            terms = tuple(self._term(key) for key in group)
             if high == low:
                 found.append(Constraint(terms, "=", low))
                 continue
@@ -275,11 +320,3 @@ class _Builder:
         terms = tuple(term for a in scored for term in self._army(a))
         names = " and ".join(problem.armies[a].name for a in scored)
         return Objective(problem.sense, terms, f"{names} pieces")
-
-
-def _literal(key: Key) -> Literal:
-    """A clause's variable as a piece's literal: the linear model has no others (pawns
-    to place, whose clauses need auxiliary variables, are not exported)."""
-    army, square = key
-    assert isinstance(army, int) and isinstance(square, int), key
-    return army, square

@@ -39,10 +39,6 @@ def export_lines(
         return dimacs_lines(problem, encoding, break_symmetry)
     if format_name not in FORMATS:
         raise ValueError(f"unknown format {format_name!r}; choose from {', '.join(FORMATS)}")
-    if problem.dominating and problem.cover != (1, None):
-        raise ValueError(
-            "a square covered other than at least once exports as DIMACS only: --format dimacs"
-        )
     if encoding is not None:
         raise ValueError("--encoding shapes the DIMACS formula: it needs --format dimacs")
     from chessplace.encodings.linear import linear_model

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from chessplace.core.board import Square
-from chessplace.core.display import register
+from chessplace.core.display import register, register_problem
 from chessplace.core.placement import Placement
+from chessplace.core.problem import Problem
 from chessplace.core.verification import attacked_squares, conflict_pairs
 from chessplace.forms.svg import render_svg
 from chessplace.forms.text import render_text
@@ -47,6 +48,13 @@ def register_drawings() -> None:
     coloured, and as a text board when printed."""
     register("svg", lambda placement: marked_svg(placement, conflicts=True))
     register("text", render_text)
+    register_problem("svg", lambda problem: marked_svg(_starting(problem), conflicts=True))
+
+
+def _starting(problem: Problem) -> Placement:
+    """The position a problem starts from: its given pieces (blocked squares and pawns
+    are the problem's own)."""
+    return Placement.from_squares(problem, problem.given or [() for _ in problem.armies])
 
 
 register_drawings()
