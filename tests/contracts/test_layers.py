@@ -24,17 +24,35 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _home(name: str) -> str:
+    """The module a public name of the package's facade (``chessplace.solve``) loads:
+    importing it through the facade imports that module, not the ground floor."""
+    homes = {**chessplace._HOMES, **chessplace._MODULES}
+    return f"chessplace.{homes[name]}" if name in homes else "chessplace"
+
+
 def _imports(tree: ast.AST, known: set[str]) -> set[str]:
-    """Modules of the package imported anywhere in ``tree``, except under TYPE_CHECKING."""
+    """Modules of the package imported anywhere in ``tree``, except under TYPE_CHECKING;
+    a name taken from the facade (``from chessplace import solve``, ``chessplace.solve``)
+    counts as its home module."""
     found: set[str] = set()
     for node in ast.iter_child_nodes(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module == "chessplace":
+            found |= {_home(alias.name) for alias in node.names}
+            found |= {f"chessplace.{alias.name}" for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
             found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "chessplace"
+        ):
+            found.add(_home(node.attr))
         found |= _imports(node, known)
     return found & known
 
@@ -137,6 +155,15 @@ def test_no_room_imports_one_above_it() -> None:
 def test_the_top_level_holds_about_a_dozen_names() -> None:
     names = {p.name for p in PACKAGE.iterdir() if not p.name.startswith(("_", "."))} - {"py.typed"}
     assert len(names) <= 14, sorted(names)
+
+
+def test_the_contract_sees_through_the_facade() -> None:
+    """``from chessplace import solve`` in core imports the api, not the ground floor."""
+    tree = ast.parse("from chessplace import Board, solve\nimport chessplace\nchessplace.count")
+    found = _imports(tree, set(_graph()))
+    assert {"chessplace.api", "chessplace.core.board"} <= found
+    graph = {"chessplace.core.puzzles": found}
+    assert _against_the_flow(graph) == ["chessplace.core.puzzles -> chessplace.api"]
 
 
 def test_the_contract_catches_an_arrow_against_the_flow() -> None:
