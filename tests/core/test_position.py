@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from chessplace import api, puzzles
 from chessplace.core.board import Board, Square
-from chessplace.core.pieces import AMAZON, BISHOP, KNIGHT, QUEEN, ROOK, Piece, piece_from_text
+from chessplace.core.pieces import AMAZON, BISHOP, KING, KNIGHT, QUEEN, ROOK, Piece, piece_from_text
 from chessplace.core.placement import Placement
 from chessplace.core.position import with_position
 from chessplace.core.problem import Army, Problem
@@ -404,3 +404,18 @@ def test_named_constructors_take_a_position(build: Callable[..., Problem]) -> No
 def test_pawns_to_place_stay_beside_a_position() -> None:
     problem = puzzles.queens_and_pawns(Board.square(5), 1, blocked="c3")
     assert problem.free_pawns == 1 and problem.blocked == {(2, 2)}
+
+
+def test_named_constructors_take_count_rules() -> None:
+    """``counts=`` from Python: 8 queens, none on the first rank's left half (which
+    counts as the bitboard counter does with those squares blocked)."""
+    from chessplace.core.rules import CountRule
+
+    rule = CountRule(frozenset({(0, 0), (1, 0), (2, 0), (3, 0)}), 0, 0)
+    problem = puzzles.queens(Board.square(8), counts=[rule], blocked="h8")
+    assert problem.counts == (rule,) and problem.blocked == {(7, 7)}
+    result = api.count(problem)
+    blocked = api.count(puzzles.queens(Board.square(8), blocked="h8,a1,b1,c1,d1"))
+    assert result.count == blocked.count == 43  # no piece on them: as if they were blocked
+    kings = puzzles.independent(Board.square(4), KING, counts=[CountRule("each rank", 1, 1)])
+    assert api.count(kings).count == api.count(kings, solver="cpsat").count > 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from chessplace.core.board import Board
@@ -24,21 +24,34 @@ def independent(
     blocked: Listing = None,
     given: Listing = None,
     pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """Pieces of one kind, none attacking another; no count set."""
-    return _placed(Problem(puzzle, board, (Army("white", piece),)), blocked, given, pawns)
+    problem = Problem(puzzle, board, (Army("white", piece),))
+    return _placed(problem, blocked, given, pawns, counts)
 
 
 def queens(
-    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+    board: Board,
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """N-Queens: one queen per row (or file, if fewer), none attacking."""
     n = min(board.rows, board.cols)
-    return _placed(Problem("queens", board, (Army("white", QUEEN, n, n),)), blocked, given, pawns)
+    problem = Problem("queens", board, (Army("white", QUEEN, n, n),))
+    return _placed(problem, blocked, given, pawns, counts)
 
 
 def queens_and_pawns(
-    board: Board, pawns: int = 1, *, blocked: Listing = None, given: Listing = None
+    board: Board,
+    pawns: int = 1,
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """The n+k queens problem: n+k queens and k pawns on an n×n board (n the shorter
     side), none of the queens attacking another; the answer places the pawns too."""
@@ -47,26 +60,39 @@ def queens_and_pawns(
         raise ValueError(f"queens-and-pawns places at least one pawn, not {pawns}")
     n = min(board.rows, board.cols) + pawns
     problem = Problem("queens-and-pawns", board, (Army("white", QUEEN, n, n),), free_pawns=pawns)
-    return _placed(problem, blocked, given, None)
+    return _placed(problem, blocked, given, None, counts)
 
 
 def amazons(
-    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+    board: Board,
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """N-Amazons: queens that also leap as knights, one per row, none attacking."""
     n = min(board.rows, board.cols)
-    return _placed(Problem("amazons", board, (Army("white", AMAZON, n, n),)), blocked, given, pawns)
+    problem = Problem("amazons", board, (Army("white", AMAZON, n, n),))
+    return _placed(problem, blocked, given, pawns, counts)
 
 
 def bishops(
-    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+    board: Board,
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """N-Bishops: 2n−2 bishops on an n×n board (1 when n = 1), none attacking."""
     if not board.is_square:
-        return independent(board, BISHOP, "bishops", blocked=blocked, given=given, pawns=pawns)
+        return independent(
+            board, BISHOP, "bishops", blocked=blocked, given=given, pawns=pawns, counts=counts
+        )
     most = max(1, 2 * board.rows - 2)
     problem = Problem("bishops", board, (Army("white", BISHOP, most, most),))
-    return _placed(problem, blocked, given, pawns)
+    return _placed(problem, blocked, given, pawns, counts)
 
 
 def peaceable(
@@ -79,6 +105,7 @@ def peaceable(
     blocked: Listing = None,
     given: Listing = None,
     pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """Equal armies of one piece kind where no piece attacks one of another army.
 
@@ -96,7 +123,7 @@ def peaceable(
             independent=False,
             equal_armies=True,
         )
-        return _placed(equal, blocked, given, pawns)
+        return _placed(equal, blocked, given, pawns, counts)
     white = whole_number(white, "white")
     if armies != 2:
         raise ValueError("a fixed white army stands beside one other army: 2 armies, no more")
@@ -105,7 +132,7 @@ def peaceable(
     fixed = Army(ARMY_NAMES[0], piece, white, white, fixed=True)
     others = tuple(Army(name, piece) for name in ARMY_NAMES[1:armies])
     problem = Problem(puzzle, board, (fixed, *others), independent=False)
-    return _placed(problem, blocked, given, pawns)
+    return _placed(problem, blocked, given, pawns, counts)
 
 
 def peaceable_queens(
@@ -116,10 +143,19 @@ def peaceable_queens(
     blocked: Listing = None,
     given: Listing = None,
     pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """Peaceable armies of queens: m white and m black queens, no cross attacks."""
     return peaceable(
-        board, QUEEN, armies, white, "peaceable-queens", blocked=blocked, given=given, pawns=pawns
+        board,
+        QUEEN,
+        armies,
+        white,
+        "peaceable-queens",
+        blocked=blocked,
+        given=given,
+        pawns=pawns,
+        counts=counts,
     )
 
 
@@ -131,6 +167,7 @@ def dominating(
     blocked: Listing = None,
     given: Listing = None,
     pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """The fewest pieces so that every square is occupied or attacked."""
     problem = Problem(
@@ -141,14 +178,21 @@ def dominating(
         dominating=True,
         sense=Sense.MINIMIZE,
     )
-    return _placed(problem, blocked, given, pawns)
+    return _placed(problem, blocked, given, pawns, counts)
 
 
 def dominating_queens(
-    board: Board, *, blocked: Listing = None, given: Listing = None, pawns: Listing = None
+    board: Board,
+    *,
+    blocked: Listing = None,
+    given: Listing = None,
+    pawns: Listing = None,
+    counts: Sequence[CountRule] = (),
 ) -> Problem:
     """Queen domination: the fewest queens that occupy or attack every square."""
-    return dominating(board, QUEEN, "dominating-queens", blocked=blocked, given=given, pawns=pawns)
+    return dominating(
+        board, QUEEN, "dominating-queens", blocked=blocked, given=given, pawns=pawns, counts=counts
+    )
 
 
 def queens_game(regions: Regions) -> Problem:
@@ -163,8 +207,17 @@ def star_battle(regions: Regions) -> Problem:
     return _region_puzzle("star-battle", STAR, regions)
 
 
-def _placed(problem: Problem, blocked: Listing, given: Listing, pawns: Listing) -> Problem:
-    """``problem`` starting from the position named (its pawns to place kept)."""
+def _placed(
+    problem: Problem,
+    blocked: Listing,
+    given: Listing,
+    pawns: Listing,
+    counts: Sequence[CountRule],
+) -> Problem:
+    """``problem`` starting from the position named (its pawns to place kept), with
+    the count rules given."""
+    if counts:
+        problem = replace(problem, counts=tuple(counts))
     if blocked is None and given is None and pawns is None:
         return problem
     return with_position(problem, blocked, given, pawns, problem.free_pawns)
