@@ -41,28 +41,16 @@ def counts_from_data(value: Any) -> tuple[CountRule, ...]:
 def _count_rule(item: Any, where: str) -> CountRule:
     if not isinstance(item, dict):
         raise ValueError(f"{where}: expected an object with squares and a bound")
-    for key in item:
-        if key not in COUNT_KEYS:
-            raise ValueError(
-                f"{where}.{str(key)[:30]}: unknown key (known: {', '.join(sorted(COUNT_KEYS))})"
-            )
+    _known_keys(item, COUNT_KEYS, where)
     army = item.get("army")
     if army is not None and not isinstance(army, str):
         raise ValueError(f"{where}.army: expected an army's name")
-    bounds = {key: item.get(key) for key in ("at_least", "at_most", "exactly")}
-    for key, bound in bounds.items():
-        if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)):
-            raise ValueError(f"{where}.{key}: expected a whole number")
-    exactly = bounds["exactly"]
-    if exactly is not None and (bounds["at_least"] is not None or bounds["at_most"] is not None):
-        raise ValueError(f"{where}: exactly with at_least or at_most; give one or the others")
-    if exactly is None and bounds["at_least"] is None and bounds["at_most"] is None:
+    low, high = _bounds(item, where)
+    if low is None and high is None:
         raise ValueError(f"{where}: give exactly, at_least or at_most")
-    low = exactly if exactly is not None else bounds["at_least"] or 0
-    high = exactly if exactly is not None else bounds["at_most"]
     squares = _squares(item.get("squares"), where)
     try:
-        return CountRule(squares, low, high, army)
+        return CountRule(squares, low or 0, high, army)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from None
 
@@ -138,29 +126,14 @@ COVER_KEYS = frozenset({"squares", "exactly", "at_least", "at_most", "by"})
 def cover_from_data(value: dict[str, Any], armies: list[str]) -> tuple[bool | list[Any], Cover]:
     """``rules.dominating`` as an object: which squares (``"all"`` or a list) and how
     many times each is covered; ``(True or the listed squares, (at_least, at_most))``."""
-    for key in value:
-        if key not in COVER_KEYS:
-            raise ValueError(
-                f"rules.dominating.{str(key)[:30]}: unknown key "
-                f"(known: {', '.join(sorted(COVER_KEYS))})"
-            )
+    _known_keys(value, COVER_KEYS, "rules.dominating")
     by = value.get("by")
     if by is not None and by not in armies:
         raise ValueError(f"rules.dominating.by: {str(by)[:30]!r} is not an army of the problem")
     squares = value.get("squares", "all")
     if squares != "all" and not isinstance(squares, list):
         raise ValueError('rules.dominating.squares: expected "all" or a list of squares')
-    bounds = {key: value.get(key) for key in ("exactly", "at_least", "at_most")}
-    for key, bound in bounds.items():
-        if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)):
-            raise ValueError(f"rules.dominating.{key}: expected a whole number")
-    exactly = bounds["exactly"]
-    if exactly is not None and (bounds["at_least"] is not None or bounds["at_most"] is not None):
-        raise ValueError(
-            "rules.dominating: exactly with at_least or at_most; give one or the others"
-        )
-    low = exactly if exactly is not None else bounds["at_least"]
-    high = exactly if exactly is not None else bounds["at_most"]
+    low, high = _bounds(value, "rules.dominating")
     return (True if squares == "all" else squares), (1 if low is None else low, high)
 
 
@@ -176,3 +149,26 @@ def cover_to_data(problem: Problem, listed: list[str] | None) -> dict[str, Any]:
         if high is not None:
             data["at_most"] = high
     return data
+
+
+def _known_keys(item: dict[str, Any], keys: frozenset[str], where: str) -> None:
+    for key in item:
+        if key not in keys:
+            raise ValueError(
+                f"{where}.{str(key)[:30]}: unknown key (known: {', '.join(sorted(keys))})"
+            )
+
+
+def _bounds(item: dict[str, Any], where: str) -> tuple[int | None, int | None]:
+    """``(at_least, at_most)`` from ``exactly`` or ``at_least`` and ``at_most`` (``None``
+    where not given), whole numbers, never ``exactly`` beside the others."""
+    bounds = {key: item.get(key) for key in ("exactly", "at_least", "at_most")}
+    for key, bound in bounds.items():
+        if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool)):
+            raise ValueError(f"{where}.{key}: expected a whole number")
+    exactly = bounds["exactly"]
+    if exactly is None:
+        return bounds["at_least"], bounds["at_most"]
+    if bounds["at_least"] is not None or bounds["at_most"] is not None:
+        raise ValueError(f"{where}: exactly with at_least or at_most; give one or the others")
+    return exactly, exactly

@@ -5,7 +5,7 @@ CP-SAT and SAT translate the same :class:`Rules` into their own APIs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -259,26 +259,9 @@ def _cover_counts(
     ``t`` (along some move whose squares between are empty, ``("clear", between)``);
     and the clauses that define those variables. One army (domination has one)."""
     board, low, high = problem.board, *problem.cover
-    piece = problem.armies[0].piece
-    pawns = problem.pawns
     paths: dict[tuple[int, int], set[tuple[int, ...]]] = {}
-    for square in board.squares():
-        if square in pawns or square in problem.blocked:
-            continue
-        s = board.index(square)
-        for move in piece.moves:
-            for dx, dy in move.directions:
-                between: list[int] = []
-                current: Square | None = square
-                steps = 0
-                while move.reach is None or steps < move.reach:
-                    current = board.step(current, dx, dy) if current is not None else None
-                    steps += 1
-                    if current is None or current == square or current in pawns:
-                        break
-                    t = board.index(current)
-                    paths.setdefault((s, t), set()).add(tuple(sorted(between)))
-                    between.append(t)
+    for s, t, between in _reaches(problem, problem.armies[0].piece):
+        paths.setdefault((s, t), set()).add(tuple(sorted(between)))
     clauses: list[Clause] = []
     clear: set[tuple[int, ...]] = set()
     attackers: dict[int, list[Key]] = {}
@@ -309,35 +292,44 @@ def _sight_clauses(problem: Problem) -> Iterable[Clause]:
     a square ``t`` its move reaches, "not a on s, or not b on t, or a piece stands
     between" for every army ``b`` that ``a`` may not attack. Rides stop at given pawns
     and pass over blocked squares, as the checker's do; leaps have nothing between."""
-    board, armies = problem.board, problem.armies
-    pawns = problem.pawns
+    armies = range(len(problem.armies))
     seen: set[frozenset[tuple[Key, bool]]] = set()
-    for a, army in enumerate(armies):
-        targets = [b for b in range(len(armies)) if problem.forbids(a, b)]
+    for a, army in enumerate(problem.armies):
+        targets = [b for b in armies if problem.forbids(a, b)]
         if not targets:
             continue
-        for square in board.squares():
-            if square in pawns or square in problem.blocked:
-                continue
-            s = board.index(square)
-            for move in army.piece.moves:
-                for dx, dy in move.directions:
-                    between: list[tuple[Key, bool]] = []
-                    current: Square | None = square
-                    steps = 0
-                    while move.reach is None or steps < move.reach:
-                        current = board.step(current, dx, dy) if current is not None else None
-                        steps += 1
-                        if current is None or current == square or current in pawns:
-                            break
-                        t = board.index(current)
-                        for b in targets:
-                            clause = ((a, s), False), ((b, t), False), *between
-                            key = frozenset(clause)
-                            if key not in seen:
-                                seen.add(key)
-                                yield clause
-                        between += [((c, t), True) for c in range(len(armies))]
+        for s, t, between in _reaches(problem, army.piece):
+            occupied = tuple(((c, m), True) for m in between for c in armies)
+            for b in targets:
+                clause = ((a, s), False), ((b, t), False), *occupied
+                key = frozenset(clause)
+                if key not in seen:
+                    seen.add(key)
+                    yield clause
+
+
+def _reaches(problem: Problem, piece: Piece) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """``(s, t, between)``: ``piece`` on ``s`` (a square that can hold it) reaches ``t``
+    along one of its moves over the squares ``between`` (none for a leap). Rides stop
+    at given pawns and pass over blocked squares, as the checker's do."""
+    board, pawns = problem.board, problem.pawns
+    for square in board.squares():
+        if square in pawns or square in problem.blocked:
+            continue
+        s = board.index(square)
+        for move in piece.moves:
+            for dx, dy in move.directions:
+                between: list[int] = []
+                current: Square | None = square
+                steps = 0
+                while move.reach is None or steps < move.reach:
+                    current = board.step(current, dx, dy) if current is not None else None
+                    steps += 1
+                    if current is None or current == square or current in pawns:
+                        break
+                    t = board.index(current)
+                    yield s, t, tuple(between)
+                    between.append(t)
 
 
 def decode(problem: Problem, true_literals: list[Literal]) -> Placement:
