@@ -14,6 +14,8 @@ The board's symmetries permute lines and swapping the armies complements
 every colour, so symmetry breaking acts on the colours directly. The SAT
 model (:mod:`chessplace.engines.sat`) and the local search
 (:mod:`chessplace.engines.heuristic.engine`) both work on this model.
+
+The problem: R. A. Bosch, 1999, "Peaceably coexisting armies of queens", Optima 62.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ PySAT's solve cannot be interrupted from Python, so a stop kills the child.
 The proof lives only in the child's memory; one small enough to keep is sent
 back gzipped, for the parent to write beside the record it journals (so that
 no proof file is left without its record when a run stops or fails).
+
+DRUP: M. J. H. Heule, W. A. Hunt, N. Wetzler, 2013, "Trimming while checking clausal proofs".
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ symmetries of H but the identity, counts the placements each maps onto themselve
 A subproblem's record keeps ``solutions`` = Σ w·N and ``scaled`` = Σ w·(N + F), with
 w = |G| / |H| the size of P's class; the count is Σ solutions and the classes are
 Σ scaled / |G|.
+
+Burnside's lemma: W. Burnside, 1897, "Theory of Groups of Finite Order".
 """
 
 from __future__ import annotations
