@@ -76,6 +76,7 @@ class Figures:
     placements: int | None = None
     steps: int | None = None
     sample: str | None = None  # a random sample's projection of the whole
+    asked: int | None = None  # the pieces its command asked for, where it names them
 
 
 def figures(folder: Path, check: dict[str, Any]) -> Figures:
@@ -88,23 +89,55 @@ def figures(folder: Path, check: dict[str, Any]) -> Figures:
     if "journal" in check and "sample" in check:  # a draw of cubes of a size set in advance
         return _from_draw(folder / check["journal"], check["sample"])
     if "journal" in check:
-        return _from_journal(folder / check["journal"])
+        return _from_journal(folder / check["journal"], check.get("command", ""))
     if "manifest" in check:
         return _from_manifest(folder / check["manifest"])
     recorded = check["recorded"]
     return Figures(recorded["cubes"], "cube", recorded["complete"], 1.0, recorded["cpu_seconds"])
 
 
-def _from_journal(path: Path) -> Figures:
+def asked_parts(command: str) -> int:
+    """The parts a ``crosscheck-pawns`` command asks for (its ``--parts``): its journal
+    does not say, and a run stopped early holds fewer, so the command must name them."""
+    found = re.search(r"--parts[ =](\d+)", command)
+    if found is None:
+        raise ValueError(f"the command names no --parts: {command!r}")
+    return int(found[1])
+
+
+def pawn_parts(records: list[dict[str, Any]]) -> str:
+    """What a ``crosscheck-pawns`` journal's parts are, exactly: whole pawn classes and
+    pawn classes with queens fixed, by how many ("19 whole pawn classes and 1 pawn
+    class with 1 queen fixed"), as a check's claim must word them."""
+    fixed = sorted(len(r["given"]) for r in records if r["given"])
+    whole = len(records) - len(fixed)
+    words = [f"{whole} whole pawn class{'es' if whole != 1 else ''}"] if whole else []
+    if fixed and fixed[0] == fixed[-1]:
+        many = len(fixed) != 1
+        queens = f"{fixed[0]} queen{'s' if fixed[0] != 1 else ''}"
+        words.append(f"{len(fixed)} pawn class{'es' if many else ''} with {queens} fixed")
+    elif fixed:
+        each = ", ".join(f"{fixed.count(k)} with {k}" for k in sorted(set(fixed)))
+        words.append(
+            f"{len(fixed)} pawn classes with {fixed[0]} to {fixed[-1]} queens fixed ({each})"
+        )
+    return " and ".join(words) or "no parts"
+
+
+def _from_journal(path: Path, command: str = "") -> Figures:
     header, records = journal_records(path)
     if header.get("kind") == "pawn parts":  # parts of a count recounted by CP-SAT
-        agree = all(r["agree"] for r in records)
+        asked = asked_parts(command)
+        if len(records) > asked:
+            raise ValueError(f"{path} holds {len(records)} parts, its command asks {asked}")
+        agree = sum(r["agree"] for r in records)
         return Figures(
             len(records),
             "part",
-            agree and bool(records),
-            1.0 if agree else sum(r["agree"] for r in records) / len(records),
+            agree == len(records) == asked,  # every part asked recounted, and agreeing
+            agree / asked if asked else 1.0,
             sum(r["seconds"] for r in records),
+            asked=asked,
         )
     if "chunk lines" in header:  # the C search: every word of one length, so 2^lines
         wanted = 1 << header["chunk lines"]

@@ -96,8 +96,42 @@ def terms_table(results: Path, sequence: str) -> str:
         )
         if record.get("note"):
             notes.append(f"n = {n}: {record['note']}")
+    notes += companion_notes(folder)
     head = ["n", "value", "status", "command", "wall s", "CPU-s", "machine", "revision", "record"]
     return _table(head, rows) + "".join(f"\n{note}\n" for note in notes)
+
+
+HELD_HERE = "src/chessplace/data/oeis.json"
+"""Where the OEIS terms held here are (:mod:`chessplace.data.reference`)."""
+
+
+def companion_notes(folder: Path) -> list[str]:
+    """A note per term of a companion sequence that the same counts give
+    (``"companion"`` in ``sequence.json``: A129551 beside A129552, every placement
+    where the records' own sequence counts classes): its value as the record holds it
+    and what it was compared with. ``ValueError`` where the value is not the record's,
+    or where the status says the OEIS terms held here lack it and they hold it."""
+    companion = about(folder).get("companion")
+    if companion is None:
+        return []
+    name, records = companion["sequence"], term_records(folder)
+    try:
+        held = terms(name)
+    except KeyError:
+        held = {}
+    notes = []
+    for n, entry in companion["terms"].items():
+        value = records[int(n)][companion["field"]]
+        if entry["value"] != value:
+            raise ValueError(f"{folder.name}/sequence.json gives {name}({n}) another value")
+        if entry["status"] == "not in the OEIS data held here" and int(n) in held:
+            raise ValueError(f"{HELD_HERE} holds {name}({n}), sequence.json says not")
+        notes.append(
+            f"{name}({n}) = {_shown(value)}, {companion['what']}"
+            f" (`{folder.name}/n{n}.json`, its {companion['field']}):"
+            f" {entry['status']}; {entry['checked']}."
+        )
+    return notes
 
 
 def classes_table(results: Path, sequence: str = "a260680") -> str:
@@ -133,6 +167,8 @@ def checks_table(results: Path) -> str:
             if done.placements is not None and done.placements != listed:
                 raise ValueError(f"{sequence}/{check['journal']} counts another total")
             work = f"{done.pieces:,} {done.unit}s"
+            if done.asked is not None and done.asked != done.pieces:  # a run stopped early
+                work = f"{done.pieces:,} of {done.asked:,} {done.unit}s"
             work += f", {done.nodes:,} nodes" if done.nodes is not None else ""
             work += f", {done.placements:,} placements" if done.placements is not None else ""
             work += f", {done.steps:,} proof steps" if done.steps is not None else ""
