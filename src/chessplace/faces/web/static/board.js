@@ -46,16 +46,26 @@ export class Board {
     this.rows = 0;
     this.cols = 0;
     this.hovered = null;
-    container.addEventListener("click", (event) => {
-      const square = this.painter ? null : this.squareAt(event);
-      if (square) this.onSquare(square);
-    });
+    // A tap is a press and a release on one square, read from the pointer's place: a
+    // redraw between the two (a verdict arriving) replaces the elements under it, which
+    // would lose a "click" and turn a double tap into a single one.
+    this.pressed = null;
     container.addEventListener("pointerdown", (event) => {
-      const square = this.painter ? this.squareAt(event) : null;
+      const square = this.squareAt(event);
+      if (!this.painter) {
+        this.pressed = square;
+        return;
+      }
       if (!square) return;
       event.preventDefault();
       this.dragging = true;
       this.painter.paint(square);
+    });
+    container.addEventListener("pointerup", (event) => {
+      const pressed = this.pressed;
+      this.pressed = null;
+      const square = this.painter || !pressed ? null : this.squareAt(event);
+      if (square && square[0] === pressed[0] && square[1] === pressed[1]) this.onSquare(square);
     });
     container.addEventListener("pointermove", (event) => {
       const square = this.squareAt(event);
