@@ -7,7 +7,7 @@ its problem file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
@@ -51,21 +51,32 @@ def _groups(problem: Problem, rule: CountRule) -> list[frozenset[Square]]:
     return [frozenset(squares) for squares in letters.values()]
 
 
-def _sees(piece: Piece, start: Square, occupied: dict[Square, int], board: Board) -> list[int]:
-    """The armies of the first pieces ``piece`` on ``start`` meets along each move."""
-    hits = []
+def _rays(
+    piece: Piece, start: Square, occupied: Container[Square], board: Board
+) -> Iterator[list[Square]]:
+    """The squares ``piece`` on ``start`` reaches along each move, in order, up to the
+    edge, its reach or the first occupied square (included)."""
     for move in piece.moves:
         for dx, dy in move.directions:
+            ray: list[Square] = []
             x, y = start
-            steps = 0
-            while move.reach is None or steps < move.reach:
-                x, y, steps = x + dx, y + dy, steps + 1
+            while move.reach is None or len(ray) < move.reach:
+                x, y = x + dx, y + dy
                 if not (0 <= x < board.cols and 0 <= y < board.rows):
                     break
+                ray.append((x, y))
                 if (x, y) in occupied:
-                    hits.append(occupied[(x, y)])
                     break
-    return hits
+            yield ray
+
+
+def _sees(piece: Piece, start: Square, occupied: dict[Square, int], board: Board) -> list[int]:
+    """The armies of the first pieces ``piece`` on ``start`` meets along each move."""
+    return [
+        occupied[ray[-1]]
+        for ray in _rays(piece, start, occupied, board)
+        if ray and ray[-1] in occupied
+    ]
 
 
 def _valid(problem: Problem, armies: list[set[Square]]) -> bool:
@@ -345,23 +356,10 @@ def _covers(problem: Problem, squares: set[Square]) -> bool:
     """Every square to dominate covered as often as ``problem.cover`` asks: once for its
     own piece, once for each piece that attacks it."""
     low, high = problem.cover
-    occupied = dict.fromkeys(squares, 0)
     piece, board = problem.armies[0].piece, problem.board
     times = {s: int(s in squares) for s in board.squares()}
     for square in squares:
-        reached = set()
-        for move in piece.moves:
-            for dx, dy in move.directions:
-                x, y = square
-                steps = 0
-                while move.reach is None or steps < move.reach:
-                    x, y, steps = x + dx, y + dy, steps + 1
-                    if not (0 <= x < board.cols and 0 <= y < board.rows):
-                        break
-                    reached.add((x, y))
-                    if (x, y) in occupied:
-                        break
-        for target in reached:
+        for target in {s for ray in _rays(piece, square, squares, board) for s in ray}:
             times[target] += 1
     return all(
         low <= times[s] and (high is None or times[s] <= high)

@@ -191,7 +191,7 @@ class Problem:
             Feature.DOMINATED: self.dominated is not None,
             Feature.COUNTS: bool(self.counts) and self.regions is None,
             Feature.ONE_WAY: self.one_way,
-            Feature.COVER_COUNT: self.dominating and self.cover != (1, None),
+            Feature.COVER_COUNT: self.cover_counted,
         }
         return frozenset(feature for feature, present in found.items() if present)
 
@@ -203,6 +203,19 @@ class Problem:
             return True
         names = (self.armies[attacker].name, self.armies[target].name)
         return names in self.no_attack
+
+    @property
+    def cover_counted(self) -> bool:
+        """True when each square to dominate is covered a number of times other than
+        "at least once" (``cover``; only a dominating problem may ask it)."""
+        return self.cover != (1, None)
+
+    def describe_cover(self) -> str:
+        """How many times each square is covered, in words (``exactly 1``)."""
+        low, high = self.cover
+        if low == high:
+            return f"exactly {low}"
+        return f"at least {low}" if high is None else f"{low} to {high}"
 
     @property
     def one_way(self) -> bool:
@@ -222,6 +235,14 @@ class Problem:
         """The count rules, families expanded: a group per rank, file or region."""
         numbers = {army.name: i for i, army in enumerate(self.armies)}
         return tuple(count_groups(self.counts, self.board, self.areas, numbers))
+
+    @cached_property
+    def _count_signature(self) -> frozenset[tuple[int | None, int, int | None, frozenset[Square]]]:
+        """Each count group as (army, at least, at most, squares): what a symmetry of the
+        board or of the armies must map onto itself."""
+        return frozenset(
+            (g.army, g.rule.at_least, g.rule.at_most, g.squares) for g in self.count_groups
+        )
 
     def _repr_svg_(self) -> str | None:
         """The board before solving, as Jupyter shows it: blocked squares, pawns, given
@@ -267,7 +288,7 @@ class Problem:
     def _keeps_counts(self, symmetry: Symmetry) -> bool:
         """True when ``symmetry`` maps every count group onto a group of the same army
         and bounds."""
-        groups = {(g.army, g.rule.at_least, g.rule.at_most, g.squares) for g in self.count_groups}
+        groups = self._count_signature
         return all(
             (army, low, high, frozenset(map(symmetry, squares))) in groups
             for army, low, high, squares in groups
@@ -335,7 +356,7 @@ class Problem:
             for i, a in enumerate(self.armies)
         ]
         count = len(kinds)
-        groups = {(g.army, g.rule.at_least, g.rule.at_most, g.squares) for g in self.count_groups}
+        groups = self._count_signature
         return tuple(
             p
             for p in permutations(range(count))
@@ -384,12 +405,8 @@ class Problem:
             parts.append(f"{given} given")
         if self.dominated is not None:
             parts.append(f"{len(self.dominated)} to dominate")
-        if self.dominating and self.cover != (1, None):
-            low, high = self.cover
-            times = f"exactly {low}" if low == high else f"at least {low}"
-            if high is not None and high != low:
-                times = f"{low} to {high}"
-            parts.append(f"each square covered {times} times")
+        if self.cover_counted:
+            parts.append(f"each square covered {self.describe_cover()} times")
         if self.regions is None:
             parts += [rule.describe() for rule in self.counts]
         if self.no_attack is not None:

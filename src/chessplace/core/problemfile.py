@@ -432,7 +432,7 @@ def to_data(problem: Problem) -> dict[str, Any]:
         },
         "objective": problem.sense.value,
     }
-    if problem.dominating and problem.cover != (1, None):
+    if problem.cover_counted:
         listed = None if problem.dominated is None else square_names(problem.dominated)
         data["rules"]["dominating"] = cover_to_data(problem, listed)
     if problem.no_attack is not None:

@@ -9,6 +9,7 @@ a million queens take about two seconds.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from itertools import chain
 from typing import Protocol
@@ -17,6 +18,7 @@ import numpy as np
 
 from chessplace.core.betza import Vector
 from chessplace.core.board import Board, Square, file_name, square_name
+from chessplace.core.pieces import Piece
 from chessplace.core.problem import Problem, whole_number
 from chessplace.core.violations import Attack, PlacedPiece, RuleBreak, Touch, Violation
 
@@ -62,10 +64,10 @@ def violations(placement: Placement) -> tuple[Violation, ...]:
     else:
         found += _count_breaks(placement)
         found += _illegal_attacks(placement, occupant)
-    if placement.problem.dominating and placement.problem.cover == (1, None):
-        found += _uncovered(placement, occupant)
-    elif placement.problem.dominating:
+    if placement.problem.cover_counted:
         found += _miscovered(placement, occupant)
+    elif placement.problem.dominating:
+        found += _uncovered(placement, occupant)
     return tuple(found)
 
 
@@ -338,17 +340,24 @@ def _attacked(placement: Placement, occupant: Occupant, only: int | None = None)
     pieces = [army.piece for army in placement.problem.armies]
     attacked: set[Square] = set()
     for square, army in occupant.items():
-        if army == PAWN or (only is not None and army != only):
-            continue
-        for move in pieces[army].moves:
-            for dx, dy in move.directions:
-                for target in _ray(square, dx, dy, move.reach, board):
-                    if target == square:
-                        break
-                    attacked.add(target)
-                    if target in occupant:
-                        break
+        if army != PAWN and (only is None or army == only):
+            attacked |= _attacks_from(square, pieces[army], occupant, board)
     return attacked
+
+
+def _attacks_from(start: Square, piece: Piece, occupant: Occupant, board: Board) -> set[Square]:
+    """The squares ``piece`` on ``start`` attacks, each move stopping at the first
+    occupied square (which it attacks)."""
+    found: set[Square] = set()
+    for move in piece.moves:
+        for dx, dy in move.directions:
+            for target in _ray(start, dx, dy, move.reach, board):
+                if target == start:
+                    break
+                found.add(target)
+                if target in occupant:
+                    break
+    return found
 
 
 def _uncovered(placement: Placement, occupant: Occupant) -> list[Violation]:
@@ -372,62 +381,27 @@ def _miscovered(placement: Placement, occupant: Occupant) -> list[Violation]:
     the square, once for each piece that attacks it (rides stop at the first piece)."""
     problem = placement.problem
     low, high = problem.cover
-    times = {square: int(occupant.get(square, PAWN) != PAWN) for square in occupant}
+    times = Counter(square for square, army in occupant.items() if army != PAWN)
     pieces = [army.piece for army in problem.armies]
     for square, army in occupant.items():
-        if army == PAWN:
-            continue
-        hits = {
-            target
-            for move in pieces[army].moves
-            for target in _first_hits(square, move.directions, move.reach, occupant, problem.board)
-        }
-        hits |= {
-            target
-            for move in pieces[army].moves
-            for dx, dy in move.directions
-            for target in _ray_until_occupied(square, dx, dy, move.reach, occupant, problem)
-        }
-        for target in hits:
-            times[target] = times.get(target, 0) + 1
-    listed = problem.dominated
-    targets = (
-        problem.board.squares() if listed is None else sorted(listed, key=lambda s: (s[1], s[0]))
-    )
+        if army != PAWN:
+            times.update(_attacks_from(square, pieces[army], occupant, problem.board))
     wrong = [
-        (square, times.get(square, 0))
-        for square in targets
-        if square not in problem.blocked
-        and occupant.get(square) != PAWN
-        and not (low <= times.get(square, 0) and (high is None or times.get(square, 0) <= high))
+        (square, times[square])
+        for square in sorted(problem.squares_to_dominate, key=lambda s: (s[1], s[0]))
+        if times[square] < low or (high is not None and times[square] > high)
     ]
     if not wrong:
         return []
-    asked = (
-        f"exactly {low}"
-        if low == high
-        else f"at least {low}"
-        if high is None
-        else f"{low} to {high}"
-    )
     shown = " ".join(f"{square_name(s)}:{n}" for s, n in wrong[:12])
     more = f" and {len(wrong) - 12} more" if len(wrong) > 12 else ""
     return [
         RuleBreak(
-            f"{len(wrong)} squares covered other than {asked} times: {shown}{more}",
+            f"{len(wrong)} squares covered other than {problem.describe_cover()} times: "
+            f"{shown}{more}",
             tuple(s for s, _ in wrong),
         )
     ]
-
-
-def _ray_until_occupied(
-    start: Square, dx: int, dy: int, reach: int | None, occupant: Occupant, problem: Problem
-) -> Iterator[Square]:
-    """The empty squares a move attacks from ``start`` before its first occupied one."""
-    for square in _ray(start, dx, dy, reach, problem.board):
-        if square in occupant or square == start:
-            return
-        yield square
 
 
 def directed_pairs(found: tuple[Violation, ...]) -> set[tuple[Square, Square]]:

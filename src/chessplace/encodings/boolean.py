@@ -106,7 +106,7 @@ def rules_of(problem: Problem) -> Rules:
                 pairs.add(((a, s), (b, t)))
                 pairs.add(((a, t), (b, s)))
     cover: tuple[tuple[Literal, ...], ...] = ()
-    if problem.dominating and problem.cover == (1, None):
+    if problem.dominating and not problem.cover_counted:
         targets = {board.index(s) for s in problem.squares_to_dominate}
         cover = tuple(
             tuple((0, s) for s in squares)
@@ -123,7 +123,7 @@ def rules_of(problem: Problem) -> Rules:
     if problem.one_way:
         clauses = tuple(_sight_clauses(problem))
     covered: tuple[tuple[tuple[Key, ...], int, int | None], ...] = ()
-    if problem.dominating and problem.cover != (1, None):
+    if problem.cover_counted:
         covered, definitions = _cover_counts(problem)
         clauses += definitions
     return Rules(

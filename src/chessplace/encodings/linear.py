@@ -189,14 +189,16 @@ class _Builder:
             "the position: given pieces stand, nothing stands on blocked squares or pawns",
             [Constraint((self.one(v),), "=", int(value)) for v, value in rules.fixed],
         )
-        covers = problem.dominating and problem.cover != (1, None)
+        sight = (
+            "one-way attacks: no piece sees one it may not attack, unless a piece stands between"
+        )
+        if problem.cover_counted:
+            sight += "; covers: which pieces see which squares"
         self.add(
-            "one-way attacks: no piece sees one it may not attack, unless a piece stands "
-            "between; covers: which pieces see which squares"
-            if covers
-            else "one-way attacks: no piece sees one it may not attack, unless a piece stands "
-            "between",
-            [self._clause(clause) for clause in rules.clauses] if problem.one_way or covers else [],
+            sight,
+            [self._clause(c) for c in rules.clauses]
+            if problem.one_way or problem.cover_counted
+            else [],
         )
         self.add("count rules on sets of squares", self._bounded(rules.bounded))
         self._counts()

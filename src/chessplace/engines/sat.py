@@ -135,7 +135,7 @@ class SatEngine(Engine):
         if task is Task.COUNT and len(problem.armies) < 2:
             return "sat counts several armies (by symmetry class); cpsat enumerates single ones"
         reason = super().refusal(problem, task)
-        ruled = problem.counts or problem.one_way or Feature.COVER_COUNT in problem.features()
+        ruled = problem.counts or problem.one_way or problem.cover_counted
         if reason is None and ruled and (task is Task.OPTIMIZE or problem.equal_armies):
             # sat's optimisation and equal armies trim answers, which a count or a
             # piece that blocks an attack may not survive: cpsat states them whole
