@@ -170,8 +170,3 @@ def _army_named(problem: Problem, name: str) -> int:
 
 def _shown(value: object) -> str:
     return clipped(repr(value), 40)
-
-
-def square_names(squares: frozenset[Square]) -> list[str]:
-    """Square names, rank by rank."""
-    return [square_name(s) for s in sorted(squares, key=lambda s: (s[1], s[0]))]

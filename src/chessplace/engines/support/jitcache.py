@@ -83,7 +83,7 @@ SEARCHES = {
     "chessplace.engines.bitboard": "the bitboard search",
     "chessplace_search_": "the bitboard search",  # its generated modules
     "chessplace.engines.regions": "the region search",
-    "chessplace.engines.coversearch": "the cover search",
+    "chessplace.engines.support.coversearch": "the cover search",
     "chessplace.engines.heuristic": "the local search",
 }
 """The search a compiled function belongs to, by its module's name (prefix)."""

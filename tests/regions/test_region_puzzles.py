@@ -15,11 +15,11 @@ import pytest
 from chessplace import api
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import region_puzzle
 from chessplace.faces.cli import main
 from chessplace.forms.drawing import marked_svg
 from chessplace.forms.text import parse_text, render_text
 from chessplace.making import new_puzzle
+from chessplace.notation.puzzles import region_puzzle
 
 # Hand-made grids, top row first, with their number of solutions (each also counted
 # by the exhaustive oracle below).

@@ -1,7 +1,7 @@
 """Problem files: every problem chessplace can pose, as one JSON object or TOML document.
 
 A file whose name ends in ``.toml`` is TOML (read by the standard library's
-``tomllib``, written by :mod:`chessplace.core.tomlwriter`), any other JSON; the
+``tomllib``, written by :mod:`chessplace.notation.tomlwriter`), any other JSON; the
 data is the same in both. Two forms, one schema (``data/problem.schema.json``):
 
 - a named puzzle and the options the CLI takes, for people to write::
@@ -14,17 +14,13 @@ data is the same in both. Two forms, one schema (``data/problem.schema.json``):
   (name, piece, min, max, fixed), ``rules`` (independent, dominating: true or the
   list of squares to dominate, equal_armies, no_attack), ``objective`` (maximize or
   minimize; minimize unless told when dominating), ``given``, ``place_pawns`` and
-  ``counts`` (:mod:`chessplace.core.rulefile`). Region
+  ``counts`` (:mod:`chessplace.notation.rulefile`). Region
   puzzles keep the first form (their grid is the problem).
 
 Reading checks every key and type first and names the first wrong one in one
 line (``ValueError``); the file's size, nesting (TOML's dotted keys too) and number of
 values are bounded before parsing, each list's length before any of its entries is read,
 and a key given twice in one JSON object is refused (TOML refuses it itself).
-
-This module hands its reader and writer to :class:`Problem` (``from_file``,
-``to_file``): it needs the named puzzles, which build problems, so it stands
-above ``problem.py``, and the core package loads it with the model.
 """
 
 from __future__ import annotations
@@ -37,17 +33,13 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Literal
 
-from chessplace.core.board import Board
+from chessplace.core.board import Board, square_names
 from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
-from chessplace.core.position import square_names, with_dominated, with_position
-from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense, serve_files
-from chessplace.core.puzzles import (
-    PROBLEM_OPTIONS,
-    REGION_PUZZLES,
-    RULE_OPTIONS,
-    problem_from_options,
-)
-from chessplace.core.rulefile import (
+from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense
+from chessplace.notation.options import PROBLEM_OPTIONS, RULE_OPTIONS, problem_from_options
+from chessplace.notation.position import with_dominated, with_position
+from chessplace.notation.puzzles import REGION_PUZZLES
+from chessplace.notation.rulefile import (
     Cover,
     areas_from_data,
     counts_from_data,
@@ -56,7 +48,7 @@ from chessplace.core.rulefile import (
     cover_to_data,
     no_attack_from_data,
 )
-from chessplace.core.tomlwriter import dumps
+from chessplace.notation.tomlwriter import dumps
 from chessplace.runtime.clipping import clipped
 
 Form = Literal["json", "toml"]
@@ -130,9 +122,6 @@ def _file_kind(mode: int) -> str:
 def write_problem(problem: Problem, path: str | PathLike[str]) -> None:
     """Write ``problem`` as a problem file (:func:`to_data`), TOML by its suffix, else JSON."""
     Path(path).write_text(to_text(problem, form_of(path)), encoding="utf-8")
-
-
-serve_files(read_problem, write_problem)
 
 
 def to_text(problem: Problem, form: Form = "json") -> str:

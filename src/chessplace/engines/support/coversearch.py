@@ -17,7 +17,7 @@ from chessplace.core.attacks import coverers
 from chessplace.core.board import Square
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
-from chessplace.engines.jitcache import watch_compiles
+from chessplace.engines.support.jitcache import watch_compiles
 from chessplace.runtime.control import Control
 
 watch_compiles()  # a first call that compiles is timed apart

@@ -50,7 +50,7 @@ from enum import StrEnum
 
 from chessplace.core.board import Square, square_name
 from chessplace.core.regions import Regions
-from chessplace.grids.rules import (
+from chessplace.regions.rules import (
     MAX_CONFINED,
     State,
     Step,
@@ -60,7 +60,7 @@ from chessplace.grids.rules import (
     unit_full,
     would_empty,
 )
-from chessplace.grids.star_rules import Stop, short_chain, tight_room, would_cramp
+from chessplace.regions.star_rules import Stop, short_chain, tight_room, would_cramp
 
 __all__ = [
     "GRADES",

@@ -11,15 +11,15 @@ import pytest
 
 from chessplace import api
 from chessplace.core.board import Square
-from chessplace.core.puzzles import region_puzzle
 from chessplace.core.regions import touching
-from chessplace.grids.deduction import GUESSING, Explanation, State, next_step
-from chessplace.grids.deduction import explain_from as explain
-from chessplace.grids.room import EXACT_SQUARES, capacity
-from chessplace.grids.rules import Step
 from chessplace.making import new_puzzle
 from chessplace.making.carving import rows_of
 from chessplace.making.reshaping import reshape, reshaper
+from chessplace.notation.puzzles import region_puzzle
+from chessplace.regions.deduction import GUESSING, Explanation, State, next_step
+from chessplace.regions.deduction import explain_from as explain
+from chessplace.regions.room import EXACT_SQUARES, capacity
+from chessplace.regions.rules import Step
 from chessplace.runtime.control import Control
 
 STAR_GRID = (  # a 10×10 two-star grid (made by the generator) with one solution

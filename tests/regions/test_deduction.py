@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from chessplace import api
-from chessplace.core.puzzles import region_puzzle
 from chessplace.faces.cli import main
-from chessplace.grids.deduction import explain_from as explain
 from chessplace.making import new_puzzle
+from chessplace.notation.puzzles import region_puzzle
+from chessplace.regions.deduction import explain_from as explain
 
 README_GRID = ("AAABBB", "AAACCD", "EAAADD", "EAAFDD", "EFFFFD", "EEEFFD")
 

@@ -1,4 +1,4 @@
-"""The rules of :mod:`chessplace.grids.deduction` for ranks, files and regions: what is
+"""The rules of :mod:`chessplace.regions.deduction` for ranks, files and regions: what is
 known of each square (:class:`State`), one deduction (:class:`Step`), the units and
 the five rules that count squares (touching, unit full, last squares, confined,
 would empty a unit)."""

@@ -7,7 +7,7 @@ A count rule is written ``[ARMY:]SQUARES OP K``: SQUARES is ``all``, ``each rank
 (or ``each-rank``), ``each file``, ``each region`` or a comma list of squares; OP is
 ``=``, ``<=`` or ``>=``; K a whole number no larger than the board's squares. A
 problem file may give a list of such texts or the spelled form's objects
-(:mod:`chessplace.core.rulefile`). :class:`~chessplace.core.problem.Problem` checks
+(:mod:`chessplace.notation.rulefile`). :class:`~chessplace.core.problem.Problem` checks
 the rest (armies by name, the regions' shape) and says what is wrong in one line.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 from chessplace.core.board import MAX_SQUARE_NAME, Square, parse_square, square_name
 from chessplace.core.problem import Problem
-from chessplace.core.rulefile import counts_from_data, no_attack_from_data
 from chessplace.core.rules import FAMILIES, MAX_COUNT_RULES, CountRule
+from chessplace.notation.rulefile import counts_from_data, no_attack_from_data
 from chessplace.runtime.clipping import clipped
 
 RuleListing = str | Sequence[Any] | None

@@ -1,5 +1,5 @@
-"""The Star Battle rules of :mod:`chessplace.grids.deduction` (two or more pieces per
-line): room counted with pieces apart (:func:`chessplace.grids.room.capacity`), over each
+"""The Star Battle rules of :mod:`chessplace.regions.deduction` (two or more pieces per
+line): room counted with pieces apart (:func:`chessplace.regions.room.capacity`), over each
 unit and over two neighbouring ranks or files taken together, and a short "what
 if" chain of the other rules."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from chessplace.core.board import Square, square_name
-from chessplace.grids.room import capacity
-from chessplace.grids.rules import (
+from chessplace.regions.room import capacity
+from chessplace.regions.rules import (
     State,
     Step,
     around,

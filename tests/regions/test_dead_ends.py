@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from chessplace import api
 from chessplace.core.board import square_name
 from chessplace.core.placement import Placement
-from chessplace.core.puzzles import region_puzzle
 from chessplace.faces.cli import main
 from chessplace.faces.explain import explain
 from chessplace.faces.web.app import create_app
 from chessplace.faces.web.limits import Limits
+from chessplace.notation.puzzles import region_puzzle
 
 ONE = ["ABBB", "AABB", "CCCD", "CCDD"]  # one solution: a3 b1 c4 d2
 STRIPES = ["AAAA", "BBBB", "CCCC", "DDDD"]  # two solutions, the two 4-queens
