@@ -80,20 +80,6 @@ _HOMES = {
 }
 """The module each public name lives in."""
 
-_DRAWN = {
-    "Placement",
-    "Problem",
-    "Result",
-    "api",
-    "count",
-    "from_cpmpy",
-    "optimize",
-    "puzzles",
-    "solutions",
-    "solve",
-}
-"""Names that give placements: loading one registers how placements draw themselves."""
-
 if TYPE_CHECKING:
     from chessplace import api as api
     from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
@@ -118,8 +104,6 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(f"chessplace.{_HOMES[name]}"), name)
     else:
         raise AttributeError(f"module 'chessplace' has no attribute {name!r}")
-    if name in _DRAWN:
-        importlib.import_module("chessplace.forms.drawing")
     globals()[name] = value  # found at once from now on
     return value
 

@@ -1,5 +1,7 @@
 """The package's rooms import one another only down the layers, and without circles,
-lazy imports included (imports under ``TYPE_CHECKING`` are for the type checker only).
+lazy imports included (imports under ``TYPE_CHECKING`` are for the type checker only),
+but for the drawings :data:`LAZY_DRAWINGS` names: placements and problems draw
+themselves through the forms, imported inside the method.
 
 The layers, from the ground up (the table ``ALLOWED`` says the same room by room):
 the package's own ``__init__`` (names only, loaded on use), ``runtime`` and ``data``,
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import chessplace
@@ -31,13 +34,15 @@ def _home(name: str) -> str:
     return f"chessplace.{homes[name]}" if name in homes else "chessplace"
 
 
-def _imports(tree: ast.AST, known: set[str]) -> set[str]:
-    """Modules of the package imported anywhere in ``tree``, except under TYPE_CHECKING;
-    a name taken from the facade (``from chessplace import solve``, ``chessplace.solve``)
-    counts as its home module."""
+def _imports(tree: ast.AST, known: set[str], lazy: bool = True) -> set[str]:
+    """Modules of the package imported anywhere in ``tree``, except under TYPE_CHECKING
+    (and, without ``lazy``, inside functions); a name taken from the facade
+    (``from chessplace import solve``, ``chessplace.solve``) counts as its home module."""
     found: set[str] = set()
     for node in ast.iter_child_nodes(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        if not lazy and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
@@ -53,17 +58,46 @@ def _imports(tree: ast.AST, known: set[str]) -> set[str]:
             and node.value.id == "chessplace"
         ):
             found.add(_home(node.attr))
-        found |= _imports(node, known)
+        found |= _imports(node, known, lazy)
     return found & known
 
 
-def _graph() -> dict[str, set[str]]:
-    files = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
-    known = set(files)
+LAZY_DRAWINGS: set[tuple[str, str]] = {
+    ("chessplace.core.placement", "chessplace.forms.drawing"),
+    ("chessplace.core.placement", "chessplace.forms.text"),
+    ("chessplace.core.problem", "chessplace.forms.drawing"),
+}
+"""The only imports against the flow, each inside a method: a placement draws itself
+(``str(placement)`` as a text board, ``_repr_svg_`` in Jupyter) and a problem its
+starting position through the forms, as python-chess's ``Board._repr_svg_`` imports
+``chess.svg``. Imported only when called, they make no circle as modules load, and a
+placement draws the same whatever was imported before."""
+
+
+def _edges(module: str, tree: ast.AST, known: set[str]) -> set[str]:
+    """What ``module`` imports, less the drawings of :data:`LAZY_DRAWINGS` where it
+    imports them inside a function only."""
+    eager = _imports(tree, known, lazy=False)
     return {
-        name: _imports(ast.parse(path.read_text(encoding="utf-8")), known) - {name}
-        for name, path in files.items()
+        target
+        for target in _imports(tree, known)
+        if target in eager or (module, target) not in LAZY_DRAWINGS
     }
+
+
+@cache
+def _trees() -> dict[str, ast.AST]:
+    """Every module of the package, parsed."""
+    return {
+        _module_name(path): ast.parse(path.read_text(encoding="utf-8"))
+        for path in PACKAGE.rglob("*.py")
+    }
+
+
+def _graph() -> dict[str, set[str]]:
+    trees = _trees()
+    known = set(trees)
+    return {name: _edges(name, tree, known) - {name} for name, tree in trees.items()}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str]:
@@ -175,6 +209,38 @@ def test_the_contract_catches_an_arrow_against_the_flow() -> None:
     assert _against_the_flow(graph) == [
         "chessplace.core.placement -> chessplace.forms.svg",
         "chessplace.making.carving -> chessplace.engines.regions.engine",
+    ]
+
+
+def test_the_lazy_drawings_are_used_lazily_and_needed() -> None:
+    """Each allowed drawing is imported by its module, inside a method only, and goes
+    against the flow (else it needs no allowance)."""
+    trees = _trees()
+    known = set(trees)
+    for module, target in sorted(LAZY_DRAWINGS):
+        assert target in _imports(trees[module], known), (module, target)
+        assert target not in _imports(trees[module], known, lazy=False), (module, target)
+        assert room_of(target) not in ALLOWED[room_of(module)], (module, target)
+
+
+def test_the_contract_catches_other_lazy_imports_and_eager_drawings() -> None:
+    """A lazy import against the flow that :data:`LAZY_DRAWINGS` does not name counts,
+    and so does an allowed drawing imported as the module loads."""
+    known = set(_trees())
+    lazy_svg = ast.parse("def f():\n    from chessplace.forms.svg import render_svg\n")
+    lazy_text = ast.parse("def f():\n    from chessplace.forms.text import render_text\n")
+    eager_text = ast.parse("from chessplace.forms.text import render_text\n")
+    lazy_api = ast.parse("class P:\n    def f(self):\n        import chessplace.api\n")
+    placement = "chessplace.core.placement"
+    assert _edges(placement, lazy_text, known) == set()
+    graph = {
+        placement: _edges(placement, lazy_svg, known) | _edges(placement, eager_text, known),
+        "chessplace.core.problem": _edges("chessplace.core.problem", lazy_api, known),
+    }
+    assert _against_the_flow(graph) == [
+        "chessplace.core.placement -> chessplace.forms.svg",
+        "chessplace.core.placement -> chessplace.forms.text",
+        "chessplace.core.problem -> chessplace.api",
     ]
 
 

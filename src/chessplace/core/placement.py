@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chessplace.core.board import Square, Symmetry
-from chessplace.core.display import drawn
 from chessplace.core.problem import Problem
 from chessplace.core.verification import violations
 from chessplace.core.violations import Violation
@@ -76,17 +75,15 @@ class Placement:
         """Every broken rule of the problem; empty when the placement is valid."""
         return violations(self)
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_svg_(self) -> str:
         """Jupyter draws placements as boards, broken rules marked and a grid's regions
-        coloured (by :func:`chessplace.forms.drawing.marked_svg`, once registered)."""
-        return drawn(self, "svg")
+        coloured (:func:`chessplace.forms.drawing.marked_svg`)."""
+        from chessplace.forms.drawing import marked_svg  # a drawing the layers allow by name
+
+        return marked_svg(self, conflicts=True)
 
     def __str__(self) -> str:
-        """The board as text (once the forms are loaded), else the pieces by army."""
-        text = drawn(self, "text")
-        if text is not None:
-            return text
-        return "; ".join(
-            f"{army.name}: {len(squares)}"
-            for army, squares in zip(self.problem.armies, self.armies, strict=True)
-        )
+        """The board as text (:func:`chessplace.forms.text.render_text`)."""
+        from chessplace.forms.text import render_text  # a drawing the layers allow by name
+
+        return render_text(self)

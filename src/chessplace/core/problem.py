@@ -11,7 +11,6 @@ from itertools import permutations
 from os import PathLike
 
 from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
-from chessplace.core.display import drawn_problem
 from chessplace.core.features import Feature
 from chessplace.core.pieces import KING, Piece
 from chessplace.core.regions import Regions
@@ -244,10 +243,12 @@ class Problem:
             (g.army, g.rule.at_least, g.rule.at_most, g.squares) for g in self.count_groups
         )
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_svg_(self) -> str:
         """The board before solving, as Jupyter shows it: blocked squares, pawns, given
-        pieces and regions (``None`` until a form has registered its drawings)."""
-        return drawn_problem(self, "svg")
+        pieces and regions (:func:`chessplace.forms.drawing.problem_svg`)."""
+        from chessplace.forms.drawing import problem_svg  # a drawing the layers allow by name
+
+        return problem_svg(self)
 
     @property
     def has_position(self) -> bool:

@@ -47,7 +47,7 @@ class _MemberControl(Control):
     def incumbent(self) -> Placement | None:
         return self._race.best
 
-    def report(self, placement: Placement | None = None, **fields: object) -> None:
+    def report(self, placement: object = None, **fields: object) -> None:
         super().report(placement, **fields)
         self._forward(Progress(self.elapsed(), **fields))  # type: ignore[arg-type]
 
@@ -158,6 +158,7 @@ class PortfolioEngine(Engine):
     supports = frozenset(
         {
             Feature.TORUS,
+            Feature.CYLINDER,
             Feature.POSITION,
             Feature.DOMINATED,
             Feature.COUNTS,
@@ -220,7 +221,9 @@ class PortfolioEngine(Engine):
 
             def forward(progress: Progress, name: str = engine.name) -> None:
                 note = f"{name}: {progress.message}" if progress.message else ""
-                race.offer(name, race.members[name].control.best, progress.bound, note)
+                best = race.members[name].control.best
+                placement = best if isinstance(best, Placement) else None
+                race.offer(name, placement, progress.bound, note)
 
             race.members[engine.name] = _Member(engine, _MemberControl(race, share, forward))
         threads = [

@@ -203,7 +203,7 @@ class SatEngine(Engine):
             control.report(objective=best.objective, bound=bound, placement=best)
         while True:
             shared = control.incumbent()
-            if shared is not None and (best is None or _beats(shared, best, maximize)):
+            if isinstance(shared, Placement) and (best is None or _beats(shared, best, maximize)):
                 best = shared  # found by an engine racing beside this one
             if floor and best is not None:
                 best = lines.floored(best)

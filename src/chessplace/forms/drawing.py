@@ -1,16 +1,16 @@
-"""A placement drawn with the checker's marks: what the faces (CLI, web, Jupyter) show."""
+"""A placement drawn with the checker's marks: what the faces (CLI, web, Jupyter) show,
+and what placements and problems draw in Jupyter (their ``_repr_svg_`` imports this
+module when called)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from chessplace.core.board import Square
-from chessplace.core.display import register, register_problem
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
 from chessplace.core.verification import attacked_squares, conflict_pairs
 from chessplace.forms.svg import render_svg
-from chessplace.forms.text import render_text
 
 
 def marked_svg(
@@ -43,18 +43,8 @@ def _attacked_by_others(placement: Placement) -> set[Square]:
     return set().union(*(attacked_squares(placement, army) for army in armies[1:]))
 
 
-def register_drawings() -> None:
-    """Placements draw themselves: in Jupyter with their conflicts marked and regions
-    coloured, and as a text board when printed."""
-    register("svg", lambda placement: marked_svg(placement, conflicts=True))
-    register("text", render_text)
-    register_problem("svg", lambda problem: marked_svg(_starting(problem), conflicts=True))
-
-
-def _starting(problem: Problem) -> Placement:
-    """The position a problem starts from: its given pieces (blocked squares and pawns
-    are the problem's own)."""
-    return Placement.from_squares(problem, problem.given or [() for _ in problem.armies])
-
-
-register_drawings()
+def problem_svg(problem: Problem) -> str:
+    """SVG of the position a problem starts from: its given pieces (blocked squares and
+    pawns are the problem's own), drawn as a placement of them is."""
+    start = Placement.from_squares(problem, problem.given or [() for _ in problem.armies])
+    return marked_svg(start, conflicts=True)

@@ -9,10 +9,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
-
-if TYPE_CHECKING:
-    from chessplace.core.placement import Placement
+from typing import TypeVar
 
 
 @dataclass(frozen=True)
@@ -34,7 +31,8 @@ class Control:
     ``stop()`` may be called from any thread (a signal handler, a web
     request); solvers register hooks that interrupt their engines. The best
     placement and bound an engine reports are kept, so a caller can answer
-    with them when the engine does not stop in time.
+    with them when the engine does not stop in time. The ground floor knows no
+    model: a placement is kept as an ``object``, and its readers check its kind.
     """
 
     def __init__(
@@ -52,7 +50,8 @@ class Control:
         self._lock = threading.Lock()
         self.engine = "unfinished"
         """The name of the engine at work, set by :mod:`chessplace.api` when it starts one."""
-        self.best: Placement | None = None
+        self.best: object = None
+        """The engine's best placement so far, as it reported it; ``None`` before."""
         self.bound: int | None = None
         self.count: int | None = None
         self.workers: int | None = None
@@ -113,12 +112,12 @@ class Control:
             with self._lock:
                 self._hooks.remove(hook)
 
-    def incumbent(self) -> Placement | None:
+    def incumbent(self) -> object:
         """The best placement other engines racing on the same problem have found (see
         :mod:`chessplace.engines.portfolio`), for an engine to climb from; ``None`` alone."""
         return None
 
-    def report(self, placement: Placement | None = None, **fields: object) -> None:
+    def report(self, placement: object = None, **fields: object) -> None:
         """Pass progress (objective, bound, count, message) to the listener; keep
         ``placement`` (the engine's best so far), the bound and the count."""
         progress = Progress(seconds=self.elapsed(), **fields)  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from chessplace.core.placement import Placement
 from chessplace.core.result import Result, Status
 from chessplace.faces.cli.exits import reader_left
 from chessplace.runtime.control import Control, Progress
@@ -92,7 +93,7 @@ def _offered(control: Control) -> Result:
     seconds = control.elapsed()
     note = "the engine did not stop in time; its last report"
     best = control.best
-    if best is not None and not best.verify():
+    if isinstance(best, Placement) and not best.verify():
         return Result(
             Status.FEASIBLE,
             control.engine,
