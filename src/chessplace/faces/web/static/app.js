@@ -1,7 +1,9 @@
 // chessplace front end: plain JavaScript modules, no build step, nothing from outside the server.
 import { Board } from "./board.js";
 import { startDaily } from "./daily.js";
+import { dragMarks } from "./dragmarks.js";
 import { on } from "./events.js";
+import { keepGame, keepOnLeaving, restoreGame } from "./keep.js";
 import { generateGrid, gridTyped, showHint, showRegionPicker } from "./grid.js";
 import { cancel, clearAnswer, runJob, showFacts, updateButtons } from "./jobs.js";
 import { optionsChanged } from "./options.js";
@@ -110,7 +112,7 @@ on("options-changed", () => { showFacts(null); showModes(); refresh(); });
 on("puzzle-changed", clearAnswer);
 on("drawn", showRegionPicker);
 on("refreshing", writeHash);
-on("checked", () => { updateButtons(); checked(); });
+on("checked", () => { updateButtons(); checked(); keepGame(); });
 on("moved", moved);
 on("answered", revealed);
 
@@ -123,9 +125,12 @@ async function start() {
   }
   fillControls();
   state.board = new Board($("board"), state.catalog.drawing, onSquare, onHover);
+  state.board.marker = dragMarks;
   listen();
   readHash(location.hash);
+  restoreGame();
   optionsChangedKeepingPieces();
+  keepOnLeaving();
 }
 
 start();

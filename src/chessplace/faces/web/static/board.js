@@ -25,6 +25,19 @@ export function parseSquare(name) {
   return [file - 1, Number(match[2]) - 1];
 }
 
+const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+// The squares after `from` up to `to` on the straight way between them (a fast pointer
+// jumps squares).
+function between(from, to) {
+  const steps = Math.max(Math.abs(to[0] - from[0]), Math.abs(to[1] - from[1]));
+  const way = [];
+  for (let step = 1; step <= steps; step++) {
+    way.push([0, 1].map((axis) => Math.round(from[axis] + ((to[axis] - from[axis]) * step) / steps)));
+  }
+  return way;
+}
+
 // How a piece is drawn: a glyph (and a badge for the amazon), or a lettered token.
 export function pieceLook(name, catalog) {
   const known = catalog.pieces.find((piece) => piece.name === name);
@@ -33,15 +46,19 @@ export function pieceLook(name, catalog) {
 }
 
 export class Board {
-  // onSquare(square) on a click; with `painter` set ({paint(square), done()}), a press
-  // and a drag over squares paint them instead.
+  // onSquare(square) on a tap. With `painter` set ({paint(square), done()}), a press and
+  // a drag over squares paint them instead; with `marker` set ({start(square) → true when
+  // a drag from there marks, pass(square), done()}), a press dragged off its square marks
+  // every square it passes.
   constructor(container, drawing, onSquare, onHover) {
     this.container = container;
     this.drawing = drawing;
     this.onSquare = onSquare;
     this.onHover = onHover;
     this.painter = null;
+    this.marker = null;
     this.dragging = false;
+    this.marking = false;
     this.svg = null;
     this.rows = 0;
     this.cols = 0;
@@ -50,10 +67,12 @@ export class Board {
     // redraw between the two (a verdict arriving) replaces the elements under it, which
     // would lose a "click" and turn a double tap into a single one.
     this.pressed = null;
+    this.last = null; // the square a marking drag was last on
     container.addEventListener("pointerdown", (event) => {
       const square = this.squareAt(event);
       if (!this.painter) {
         this.pressed = square;
+        this.last = square;
         return;
       }
       if (!square) return;
@@ -65,19 +84,42 @@ export class Board {
       const pressed = this.pressed;
       this.pressed = null;
       const square = this.painter || !pressed ? null : this.squareAt(event);
-      if (square && square[0] === pressed[0] && square[1] === pressed[1]) this.onSquare(square);
+      if (square && same(square, pressed)) this.onSquare(square);
     });
     container.addEventListener("pointermove", (event) => {
       const square = this.squareAt(event);
       if (this.dragging && this.painter && square) this.painter.paint(square);
+      if (square && (this.pressed || this.marking)) this.mark(square, event);
       this.track(square);
     });
     container.addEventListener("pointerleave", () => this.track(null));
-    window.addEventListener("pointerup", () => {
-      if (!this.dragging) return;
-      this.dragging = false;
-      if (this.painter) this.painter.done();
-    });
+    window.addEventListener("pointerup", () => this.release());
+    window.addEventListener("pointercancel", () => this.release());
+  }
+
+  // A press dragged to `square`: once it leaves its first square it marks (when the
+  // marker takes it), and from then on every square on the way, skipped ones included.
+  mark(square, event) {
+    if (!this.last || same(square, this.last)) return;
+    if (!this.marking) {
+      if (!this.marker || !this.marker.start(this.pressed)) return; // a tap still, if released on its square
+      this.pressed = null;
+      this.marking = true;
+      try { this.container.setPointerCapture(event.pointerId); } catch { /* released already */ }
+    }
+    for (const step of between(this.last, square)) this.marker.pass(step);
+    this.last = square;
+  }
+
+  release() {
+    this.pressed = null;
+    if (this.marking) {
+      this.marking = false;
+      this.marker.done();
+    }
+    if (!this.dragging) return;
+    this.dragging = false;
+    if (this.painter) this.painter.done();
   }
 
   // Draw `view`: {rows, cols, pieces: [{army index, square, look, given}], attacked,

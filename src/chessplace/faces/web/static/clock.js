@@ -15,11 +15,11 @@ export function clockText(seconds) {
 
 export const seconds = () => (started === null ? 0 : ((stopped ?? performance.now()) - started) / 1000);
 export const running = () => started !== null && stopped === null;
-export const stoppedClock = () => stopped !== null;
+const phase = () => (running() ? "running" : (stopped !== null ? "stopped" : "idle"));
 
 function show() {
   $("clock").textContent = clockText(seconds());
-  $("clock").dataset.state = running() ? "running" : (stopped !== null ? "stopped" : "idle");
+  $("clock").dataset.state = phase();
 }
 
 export function startClock() {
@@ -41,5 +41,18 @@ export function resetClock() {
   clearInterval(ticker);
   started = null;
   stopped = null;
+  show();
+}
+
+// The clock as kept between visits ({seconds, state}), and set back from it: running on
+// from there (the time away does not count), stopped at it, or idle.
+export const clockState = () => ({ seconds: seconds(), state: phase() });
+
+export function resumeClock({ seconds: kept, state: how }) {
+  resetClock();
+  if (how !== "running" && how !== "stopped") return;
+  started = performance.now() - 1000 * Math.max(0, Number(kept) || 0);
+  if (how === "stopped") stopped = performance.now();
+  else ticker = setInterval(show, 250);
   show();
 }

@@ -32,6 +32,7 @@ export function showRegionPicker() {
   const painting = regional() && $("paint").checked;
   picker.hidden = !painting;
   $("board").classList.toggle("painting", painting);
+  $("board").classList.toggle("playing", regional() && !painting); // a drag marks, not scrolls
   state.board.painter = painting ? { paint: paintSquare, done: refresh } : null;
   if (!painting) return;
   const labels = regionLabels(true);

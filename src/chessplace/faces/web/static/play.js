@@ -7,7 +7,7 @@ import { $, regional, spec, state, whole } from "./state.js";
 
 let game = { key: null, hints: 0, helped: false, done: false };
 
-const gridKey = () => (regional() && state.grid ? `${$("puzzle").value}:${state.grid.join(".")}` : null);
+export const gridKey = () => (regional() && state.grid ? `${$("puzzle").value}:${state.grid.join(".")}` : null);
 const size = () => `${whole("rows")}×${whole("rows")}`;
 const bestKey = () => `best.${$("puzzle").value}.${whole("rows")}${spec().takes_stars ? `.${whole("stars")}` : ""}`;
 
@@ -25,6 +25,14 @@ function current() {
 function showBest() {
   const best = regional() ? load(bestKey(), null) : null;
   $("best").textContent = best === null ? "" : `best ${size()}: ${clockText(best)}`;
+}
+
+// The game as kept between visits (keep.js), and set back from it for the grid shown.
+export const playState = () => ({ current: game.key === gridKey(), hints: game.hints, helped: game.helped, done: game.done });
+
+export function resumePlay({ hints, helped, done }) {
+  game = { key: gridKey(), hints: Math.max(0, Number(hints) || 0), helped: Boolean(helped), done: Boolean(done) };
+  showBest();
 }
 
 export function moved() {
