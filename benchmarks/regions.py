@@ -74,11 +74,12 @@ def counting_carve() -> AbstractContextManager[None]:
     """Carve and even out testing each change by counting the whole grid up to two, as
     before session 12 (joins that add a solution or run out of budget are set aside
     in both, as carve does now)."""
+    from chessplace.core.regions import Sketch
     from chessplace.engines.regions.engine import RegionRun
     from chessplace.making import carving
 
-    def counted(region: Any, k: int, allowed: Any, square: Any) -> bool | None:
-        run = RegionRun(region, k, keep=1, allowed=allowed)
+    def counted(sketch: Sketch, square: Any) -> bool | None:
+        run = RegionRun.of_sketch(sketch, keep=1)
         complete = run.run(2, budgets=carving.COUNT_BUDGETS)
         return False if complete and run.found == 1 else None
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 import importlib.util
 import sys
 import time
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Collection, Generator, Iterable, Iterator
 from dataclasses import replace
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chessplace.core.board import Square
 from chessplace.core.errors import BadRequest
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
+from chessplace.core.regions import Sketch
 from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
@@ -28,9 +29,6 @@ from chessplace.engines.why import LARGEST, Conflict, minimal_conflict
 from chessplace.grids.deduction import explain_from
 from chessplace.runtime import compiling
 from chessplace.runtime.control import Control
-
-if TYPE_CHECKING:
-    import numpy as np
 
 GRADED_SIDE = 30
 """The largest region grid ``solve`` grades: the rules take 0.2 s on 30×30 stripes
@@ -237,27 +235,26 @@ def _count_to(
     ).timed(*_seconds_since(started))
 
 
-def region_square_used(
-    region: np.ndarray, k: int, allowed: np.ndarray, square: Square, budgets: int
-) -> bool | None:
+def region_square_used(sketch: Sketch, square: Square, budgets: int) -> bool | None:
     """The region search's quick question, for grid makers: whether some placement of
-    ``k`` pieces per line and region, pieces only where ``allowed``, holds one on
-    ``square`` (``None`` when ``budgets`` search budgets did not tell; see
+    the sketch's pieces per line and region, pieces only on its allowed squares, holds
+    one on ``square`` (``None`` when ``budgets`` search budgets did not tell; see
     :func:`chessplace.engines.regions.engine.used`)."""
     from chessplace.engines.regions.engine import used
 
-    return used(region, k, allowed, square, budgets)
+    return used(sketch, square, budgets)
 
 
 def another_region_solution(
-    region: np.ndarray, k: int, allowed: np.ndarray, solution: set[Square], budgets: int
+    sketch: Sketch, solution: Collection[Square], budgets: int
 ) -> list[Square] | None:
-    """A solution of the grid other than ``solution``, for grid makers; ``[]`` when it
-    is the only one, ``None`` when ``budgets`` search budgets did not tell. The grid a
-    maker finishes is counted again through :func:`count`, whose answers are verified."""
+    """A solution of the sketch other than ``solution``, for grid makers; ``[]`` when
+    it is the only one, ``None`` when ``budgets`` search budgets did not tell. The grid
+    a maker finishes is counted again through :func:`count`, whose answers are
+    verified."""
     from chessplace.engines.regions.engine import another_solution
 
-    return another_solution(region, k, allowed, solution, budgets)
+    return another_solution(sketch, solution, budgets)
 
 
 def why_not(problem: Problem, control: Control | None = None) -> Conflict | None:

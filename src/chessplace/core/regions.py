@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -81,6 +81,25 @@ class Regions:
     def squares(self, region: int) -> list[Square]:
         """The squares of region ``region``, rank by rank from a1."""
         return list(self._cells[region])
+
+
+@dataclass(frozen=True)
+class Sketch:
+    """A grid as its maker draws it, not checked as :class:`Regions` is: the region
+    number of every square (``numbers[rank][file]``, 0 to n − 1), the squares that
+    may hold a piece (``allowed``: those already inside their region) and how many
+    pieces every row, column and region holds."""
+
+    numbers: tuple[tuple[int, ...], ...]
+    allowed: frozenset[Square]
+    per_line: int = 1
+
+    @classmethod
+    def of(
+        cls, numbers: Sequence[Sequence[int]], allowed: Iterable[Square], per_line: int = 1
+    ) -> Sketch:
+        """The sketch of a maker's grid (``numbers[rank][file]``), frozen."""
+        return cls(tuple(map(tuple, numbers)), frozenset(allowed), per_line)
 
 
 def parse_grid(source: str | Sequence[str]) -> tuple[str, ...]:

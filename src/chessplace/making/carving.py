@@ -6,8 +6,9 @@ grid with fewer squares in its regions has no solution that the fuller grid
 lacks. Adding a square (or moving one that holds no piece of the solution into
 another region) can only add solutions, and only ones with a piece on that square,
 so a unique grid stays unique exactly when no placement puts a piece there
-(:func:`~chessplace.engines.regions.engine.used`, a search far smaller than a
-count of the grid); taking squares out can only remove solutions.
+(:func:`chessplace.api.region_square_used`, a search far smaller than a count of
+the grid); taking squares out can only remove solutions. The grid being drawn goes
+to the region search as a :class:`~chessplace.core.regions.Sketch`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-import numpy as np
-
 from chessplace import api
 from chessplace.core.board import Square
-from chessplace.core.regions import LABELS, neighbours
+from chessplace.core.regions import LABELS, Sketch, neighbours
 from chessplace.runtime.control import Control
 
 Grid = list[list[int]]
@@ -38,11 +37,11 @@ EVENING_STEPS = 2
 """Moves the evening of region sizes may make, per square of the grid."""
 
 
-def adds_solution(region: np.ndarray, k: int, allowed: np.ndarray, square: Square) -> bool | None:
+def adds_solution(sketch: Sketch, square: Square) -> bool | None:
     """Whether a unique grid gained a solution when ``square`` joined it, or moved to
     another region (holding no piece of the solution): some placement puts a piece
     there. ``None`` when :data:`COUNT_BUDGETS` did not tell."""
-    return api.region_square_used(region, k, allowed, square, COUNT_BUDGETS)
+    return api.region_square_used(sketch, square, COUNT_BUDGETS)
 
 
 class GenerationStopped(Exception):
@@ -57,14 +56,13 @@ def carve(
     force (:func:`_forced`) and the passes go on; ``None`` after
     :data:`SETBACKS_PER_SIDE` × n such setbacks."""
     n = len(grid)
-    region = np.array(grid, dtype=np.int64)
+    region = [list(row) for row in grid]
     owner = [[-1] * n for _ in range(n)]
     cores = _unique_cores(grid, pieces, region, k, rng)
     if cores is None:
         return None
-    allowed = np.zeros((n, n), dtype=np.uint8)
+    allowed = set(cores)
     for file, rank in cores:
-        allowed[rank, file] = 1
         owner[rank][file] = grid[rank][file]
     pending = [(f, r) for r in range(n) for f in range(n) if owner[r][f] < 0]
     rng.shuffle(pending)
@@ -97,7 +95,7 @@ def carve(
 
 
 def _unique_cores(
-    grid: Grid, pieces: list[Square], region: np.ndarray, k: int, rng: random.Random
+    grid: Grid, pieces: list[Square], region: Grid, k: int, rng: random.Random
 ) -> set[Square] | None:
     """Cores (:func:`_cores`) whose grid alone has the one solution ``pieces``: while a
     path square holds a piece of another solution, the paths are drawn again around it
@@ -109,10 +107,8 @@ def _unique_cores(
         cores = _cores(grid, pieces, blocked)
         if cores is None:
             return None
-        allowed = np.zeros((n, n), dtype=np.uint8)
-        for file, rank in cores:
-            allowed[rank, file] = 1
-        other = api.another_region_solution(region, k, allowed, solution, COUNT_BUDGETS)
+        sketch = Sketch.of(region, cores, k)
+        other = api.another_region_solution(sketch, solution, COUNT_BUDGETS)
         if not other:
             return cores if other is not None else None
         blocked.add(rng.choice([s for s in other if s not in solution]))
@@ -149,8 +145,8 @@ def _cores(grid: Grid, pieces: list[Square], blocked: set[Square]) -> set[Square
 
 def _joins(
     square: Square,
-    region: np.ndarray,
-    allowed: np.ndarray,
+    region: Grid,
+    allowed: set[Square],
     owner: Grid,
     k: int,
     refused: set[tuple[Square, int]],
@@ -170,20 +166,20 @@ def _joins(
     for option in options:
         if (square, option) in refused:
             continue
-        region[rank, file] = option
-        allowed[rank, file] = 1
-        if adds_solution(region, k, allowed, square) is False:
+        region[rank][file] = option
+        allowed.add(square)
+        if adds_solution(Sketch.of(region, allowed, k), square) is False:
             owner[rank][file] = option
             return True
-        allowed[rank, file] = 0
+        allowed.discard(square)
         refused.add((square, option))
     return False
 
 
 def _forced(
     square: Square,
-    region: np.ndarray,
-    allowed: np.ndarray,
+    region: Grid,
+    allowed: set[Square],
     owner: Grid,
     cores: set[Square],
     solution: set[Square],
@@ -204,13 +200,14 @@ def _forced(
         return []
     changed = [square]
     number = rng.choice(options)
-    region[rank, file] = number
-    allowed[rank, file] = 1
+    region[rank][file] = number
+    allowed.add(square)
     owner[rank][file] = number
     for _ in range(FORCED_STEPS):
         if control.stopped:
             raise GenerationStopped
-        other = api.another_region_solution(region, k, allowed, solution, COUNT_BUDGETS)
+        sketch = Sketch.of(region, allowed, k)
+        other = api.another_region_solution(sketch, solution, COUNT_BUDGETS)
         if not other:
             if other is not None:
                 return changed
@@ -223,7 +220,7 @@ def _forced(
 
 
 def _release(
-    squares: list[Square], owner: Grid, allowed: np.ndarray, cores: set[Square]
+    squares: list[Square], owner: Grid, allowed: set[Square], cores: set[Square]
 ) -> list[Square]:
     """Take ``squares`` out of their regions, and with them any square no longer joined
     to its region's core; the squares taken out."""
@@ -247,7 +244,7 @@ def _release(
                 if owner[rank][file] >= 0:
                     released.append((file, rank))
                 owner[rank][file] = -1
-                allowed[rank, file] = 0
+                allowed.discard((file, rank))
     return released
 
 
@@ -265,16 +262,16 @@ def even_out(
     add solutions that put a piece on the square moved); largest gaps first, until no move helps
     or :data:`EVENING_STEPS` × n² moves were made."""
     n = len(grid)
-    region = np.array(grid, dtype=np.int64)
+    region = [list(row) for row in grid]
     solution = set(pieces)
     budget = EVENING_STEPS * n * n
     while budget > 0 and not control.stopped and _even_once(region, k, solution, rng, keep):
         budget -= 1
-    return [[int(number) for number in row] for row in region]
+    return region
 
 
 def _even_once(
-    region: np.ndarray,
+    region: Grid,
     k: int,
     solution: set[Square],
     rng: random.Random,
@@ -282,31 +279,34 @@ def _even_once(
 ) -> bool:
     """Make the first move of :func:`even_out` that keeps the grid unique (and ``keep``
     true of its rows), largest gap first; False when there is none."""
-    n = region.shape[0]
-    allowed = np.ones((n, n), dtype=np.uint8)
-    sizes = np.bincount(region.ravel(), minlength=n)
+    n = len(region)
+    every = [(file, rank) for rank in range(n) for file in range(n)]
+    sizes = [0] * n
+    for row in region:
+        for number in row:
+            sizes[number] += 1
     moves = sorted(
-        (int(sizes[target] - sizes[here]), rng.random(), (file, rank), here, target)
+        (sizes[target] - sizes[here], rng.random(), (file, rank), here, target)
         for rank in range(n)
         for file in range(n)
         if (file, rank) not in solution
-        for here in [int(region[rank, file])]
-        for target in {int(region[r, f]) for f, r in neighbours((file, rank), n)}
+        for here in [region[rank][file]]
+        for target in {region[r][f] for f, r in neighbours((file, rank), n)}
         if sizes[here] - sizes[target] >= 2
     )
     for _, _, (file, rank), here, target in moves:
         if not joined_without(region, here, (file, rank)):
             continue
-        region[rank, file] = target
-        if adds_solution(region, k, allowed, (file, rank)) is False and keep(
-            rows_of(region.tolist())
+        region[rank][file] = target
+        if adds_solution(Sketch.of(region, every, k), (file, rank)) is False and keep(
+            rows_of(region)
         ):
             return True
-        region[rank, file] = here
+        region[rank][file] = here
     return False
 
 
-def joined_without(region: np.ndarray | Grid, number: int, square: Square) -> bool:
+def joined_without(region: Grid, number: int, square: Square) -> bool:
     """Whether region ``number`` stays in one piece (orthogonally) without ``square``."""
     n = len(region)
     left = {

@@ -7,7 +7,7 @@ heard, and turns what it finds into placements.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from chessplace.core.board import Square
 from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
+from chessplace.core.regions import Sketch
 from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.runtime.control import Control
@@ -66,6 +67,15 @@ class RegionRun:
             [[regions.region_of((f, r)) for f in range(n)] for r in range(n)], dtype=np.int64
         )
         return cls(region, regions.per_line, keep)
+
+    @classmethod
+    def of_sketch(cls, sketch: Sketch, keep: int) -> RegionRun:
+        """The run for a grid being drawn: pieces only on its allowed squares."""
+        region = np.array(sketch.numbers, dtype=np.int64)
+        allowed = np.zeros(region.shape, dtype=np.uint8)
+        for file, rank in sketch.allowed:
+            allowed[rank, file] = 1
+        return cls(region, sketch.per_line, keep, allowed)
 
     def place(self, square: Square) -> None:
         """Put a piece on ``square`` before the search starts: every solution met holds
@@ -139,28 +149,27 @@ class RegionRun:
         self.state[2] = first
 
 
-def used(
-    region: np.ndarray, k: int, allowed: np.ndarray, square: Square, budgets: int
-) -> bool | None:
-    """Whether some placement with pieces only where allowed holds a piece on ``square``;
-    ``None`` when ``budgets`` times :data:`BUDGET` nodes did not tell. When ``square``
-    joins the grid, or moves to another region, only such placements are new, so this
-    tells whether a unique grid stays unique far sooner than a count of the grid."""
-    run = RegionRun(region, k, keep=1, allowed=allowed)
+def used(sketch: Sketch, square: Square, budgets: int) -> bool | None:
+    """Whether some placement with pieces only where the sketch allows holds a piece on
+    ``square``; ``None`` when ``budgets`` times :data:`BUDGET` nodes did not tell. When
+    ``square`` joins the grid, or moves to another region, only such placements are
+    new, so this tells whether a unique grid stays unique far sooner than a count of
+    the grid."""
+    run = RegionRun.of_sketch(sketch, keep=1)
     run.place(square)
     complete = run.run(1, budgets=budgets)
     return True if run.found else (False if complete else None)
 
 
 def another_solution(
-    region: np.ndarray, k: int, allowed: np.ndarray, solution: set[Square], budgets: int
+    sketch: Sketch, solution: Collection[Square], budgets: int
 ) -> list[Square] | None:
-    """A solution of the grid other than ``solution``; ``[]`` when the count proves
+    """A solution of the sketch other than ``solution``; ``[]`` when the count proves
     ``solution`` the only one, ``None`` when ``budgets`` times :data:`BUDGET` nodes did
     not tell."""
-    run = RegionRun(region, k, keep=2, allowed=allowed)
+    run = RegionRun.of_sketch(sketch, keep=2)
     complete = run.run(2, budgets=budgets)
-    others = [found for found in run.kept() if set(found) != solution]
+    others = [found for found in run.kept() if set(found) != set(solution)]
     if others:
         return others[0]
     return [] if complete and run.found == 1 else None
