@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from chessplace.core.problem import Problem
@@ -10,6 +11,7 @@ from chessplace.engines.base import Engine, Task
 from chessplace.engines.bitboard.codegen import Shape
 from chessplace.engines.bitboard.engine import BitboardEngine
 from chessplace.engines.gpu.prefixes import ENOUGH_PREFIXES
+from chessplace.engines.gpu.variant import TODAY, KernelVariant
 from chessplace.runtime.control import Control
 
 PAYS_FROM = 16
@@ -23,7 +25,9 @@ class GpuEngine(Engine):
     """Counts on every CUDA GPU of this machine (or Numba's simulator, for tests).
 
     ``checkpoint`` names a file of finished slices to resume from;
-    ``prefixes`` is how many prefixes the CPU aims to hand the GPU.
+    ``prefixes`` is how many prefixes the CPU aims to hand the GPU; ``variant``
+    is how the kernel is generated and launched (today's by default: see
+    :mod:`chessplace.engines.gpu.variant`).
     """
 
     name = "gpu"
@@ -32,9 +36,15 @@ class GpuEngine(Engine):
     module = "numba"
     tasks = frozenset({Task.COUNT})
 
-    def __init__(self, checkpoint: Path | None = None, prefixes: int = ENOUGH_PREFIXES) -> None:
+    def __init__(
+        self,
+        checkpoint: Path | None = None,
+        prefixes: int = ENOUGH_PREFIXES,
+        variant: KernelVariant = TODAY,
+    ) -> None:
         self.checkpoint = checkpoint
         self.prefixes = prefixes
+        self.variant = variant
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         from chessplace.engines.gpu.devices import probe
@@ -52,7 +62,8 @@ class GpuEngine(Engine):
         devices = probe()
         if not devices.found:
             return devices.describe()
-        if launch_of(_shape(problem), min(2, n - 2), devices.simulated) is None:
+        shallowest = 1 if self.variant.weighing == "on_host" else min(2, n - 2)
+        if launch_of(_shape(problem), shallowest, devices.simulated, self.variant) is None:
             return "the piece's leaps need a longer stack than a block's shared memory holds"
         return None
 
@@ -75,6 +86,7 @@ class GpuEngine(Engine):
         return f"{self.summary} [{probe().describe()}]"
 
     def count(self, problem: Problem, control: Control, unique: bool) -> Result:
+        from chessplace.engines.gpu.burnside import classes
         from chessplace.engines.gpu.devices import probe
         from chessplace.engines.gpu.kernel import launch_of
         from chessplace.engines.gpu.prefixes import plan
@@ -82,11 +94,14 @@ class GpuEngine(Engine):
 
         devices = probe()
         shape = _shape(problem)
-        work = plan(shape, self.prefixes)
-        launch = launch_of(shape, work.rows, devices.simulated)
+        on_host = self.variant.weighing == "on_host"
+        work = plan(shape, self.prefixes, mirror=on_host)
+        launch = launch_of(shape, work.rows, devices.simulated, self.variant)
         assert launch is not None  # refusal() checked the shallowest plan
         piece = problem.armies[0].piece.betza
         tally = run_count(work, launch, piece, control, len(devices.names), self.checkpoint)
+        if on_host and unique and tally.finished:
+            tally = replace(tally, canonical=classes(shape, tally.solutions))
         return tally.result(self.name, unique, "slices")
 
 

@@ -20,12 +20,16 @@ import numpy as np
 from chessplace.engines.bitboard.codegen import Shape
 from chessplace.engines.bitboard.kernel import _cache_directory, _write_whole
 from chessplace.engines.gpu.codegen import Launch, source
+from chessplace.engines.gpu.variant import TODAY, KernelVariant
 
 BLOCK = 128
 """Threads per block, unless the stack leaves shared memory for fewer."""
 
 SIMULATED_BLOCK = 32
 """Threads per block on the simulator (a Python thread each)."""
+
+MOST_THREADS = 1024
+"""CUDA's most threads per block."""
 
 SHARED_BYTES = 46 << 10
 """Shared memory one block may take (48 KiB without opting in, less a margin)."""
@@ -34,13 +38,16 @@ BLOCKS_PER_PROCESSOR = 16
 """Blocks launched per multiprocessor: more than fit, so none idles while others wait."""
 
 
-def launch_of(shape: Shape, rows: int, simulated: bool) -> Launch | None:
-    """The launch for ``shape`` with ``rows`` prefix rows: the most threads per block
-    (a multiple of 32) whose stacks fit, or ``None`` when not even 32 fit."""
-    widest = SIMULATED_BLOCK if simulated else BLOCK
-    per_thread = Launch(shape, rows, 1).shared_bytes
-    block = min(widest, SHARED_BYTES // per_thread // 32 * 32)
-    return Launch(shape, rows, block) if block else None
+def launch_of(
+    shape: Shape, rows: int, simulated: bool, variant: KernelVariant = TODAY
+) -> Launch | None:
+    """The launch for ``shape`` with ``rows`` prefix rows: the variant's threads per
+    block, else the most (a multiple of 32, up to :data:`BLOCK`) whose stacks fit in
+    shared memory; ``None`` when they do not fit."""
+    per_thread = Launch(shape, rows, 1, variant).shared_bytes
+    fits = SHARED_BYTES // per_thread // 32 * 32 if per_thread else MOST_THREADS
+    block = variant.block or min(SIMULATED_BLOCK if simulated else BLOCK, fits)
+    return Launch(shape, rows, block, variant) if 0 < block <= fits else None
 
 
 _COMPILING = threading.Lock()

@@ -32,13 +32,16 @@ class Plan:
 
     ``tasks`` has a row per prefix: the state words (:func:`state_words`), then
     the one-bit mask of each of the ``rows`` prefix rows, then the index of its
-    forbid table in ``forbid`` (one row of masks per table, a mask per board row).
+    forbid table in ``forbid`` (one row of masks per table, a mask per board row),
+    then, in a ``mirror`` plan, its mirror weight: 2, or 1 when its first queen
+    is on the middle column.
     """
 
     shape: Shape
     rows: int
     tasks: np.ndarray
     forbid: np.ndarray
+    mirror: bool = False
 
     @property
     def size(self) -> int:
@@ -53,31 +56,27 @@ def state_words(shape: Shape) -> list[str]:
     return names + [f"a{k}" for k in range(1, shape.depth + 1)]
 
 
-def plan(shape: Shape, enough: int = ENOUGH_PREFIXES) -> Plan:
+def plan(shape: Shape, enough: int = ENOUGH_PREFIXES, mirror: bool = False) -> Plan:
     """Every canonical prefix of the fewest rows that give ``enough`` of them (n ≥ 3),
     and its state. Prefixes have 2 rows at least (1 on 3×3) and n-2 at most: the
-    kernel searches the last two rows at least."""
+    kernel searches the last two rows at least.
+
+    ``mirror``: instead, every prefix whose first queen is in the left half of
+    the first row or on its middle column, from 1 row, with no pruning: each
+    solution is found once and counts as its mirror weight says.
+    """
     n = shape.n
-    first_rows = min(2, n - 2)
-    starts = sorted({task.prefix[:first_rows] for task in class_subproblems(n)})
-    tables: dict[bytes, int] = {}
-    forbid_rows: list[np.ndarray] = []
-    firsts, seconds, sets = [], [], []
-    for prefix in starts:
-        table = class_pruning(n, prefix)
-        key = table.tobytes()
-        if key not in tables:
-            tables[key] = len(forbid_rows)
-            forbid_rows.append(table)
-        firsts.append(prefix[0])
-        seconds.append(prefix[1] if len(prefix) > 1 else 0)
-        sets.append(tables[key])
-    forbid = np.array(forbid_rows, dtype=np.uint64)
-    table_of = np.array(sets, dtype=np.int64)
+    if mirror:
+        starts: list[tuple[int, ...]] = [(first,) for first in range((n + 1) // 2)]
+        forbid = np.zeros((1, n), dtype=np.uint64)
+        table_of = np.zeros(len(starts), dtype=np.int64)
+    else:
+        starts, forbid, table_of = _canonical_starts(n)
+    first_rows = len(starts[0])
     state = {name: np.zeros(len(starts), dtype=np.uint64) for name in state_words(shape)}
     columns = np.zeros(len(starts), dtype=np.uint64)  # _COLUMN_BITS a row, the first lowest
-    for row, chosen in enumerate((firsts, seconds)[:first_rows]):
-        column = np.array(chosen, dtype=np.uint64)
+    for row in range(first_rows):
+        column = np.array([prefix[row] for prefix in starts], dtype=np.uint64)
         bit = np.left_shift(np.uint64(1), column)
         keep = (_blocked(shape, state) | forbid[table_of, row]) & bit == 0
         state = {name: words[keep] for name, words in state.items()}
@@ -89,15 +88,36 @@ def plan(shape: Shape, enough: int = ENOUGH_PREFIXES) -> Plan:
         state, columns, table_of = _extend(shape, state, columns, table_of, forbid[:, rows], rows)
         rows += 1
     words = state_words(shape)
-    tasks = np.empty((len(table_of), len(words) + rows + 1), dtype=np.uint32)
+    width = len(words) + rows + (2 if mirror else 1)
+    tasks = np.empty((len(table_of), width), dtype=np.uint32)
     for index, name in enumerate(words):
         tasks[:, index] = state[name]
     mask = np.uint64((1 << _COLUMN_BITS) - 1)
     for row in range(rows):
         column = (columns >> np.uint64(_COLUMN_BITS * row)) & mask
         tasks[:, len(words) + row] = np.left_shift(np.uint64(1), column)
-    tasks[:, -1] = table_of
-    return Plan(shape, rows, tasks, forbid.astype(np.uint32))
+    tasks[:, len(words) + rows] = table_of
+    if mirror:
+        tasks[:, -1] = np.where(columns & mask < n // 2, 2, 1)
+    return Plan(shape, rows, tasks, forbid.astype(np.uint32), mirror)
+
+
+def _canonical_starts(n: int) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+    """The first two rows (one on 3×3) of the canonical subproblems, their forbid
+    tables (:func:`class_pruning`) and each one's table."""
+    first_rows = min(2, n - 2)
+    starts = sorted({task.prefix[:first_rows] for task in class_subproblems(n)})
+    tables: dict[bytes, int] = {}
+    forbid_rows: list[np.ndarray] = []
+    sets = []
+    for prefix in starts:
+        table = class_pruning(n, prefix)
+        key = table.tobytes()
+        if key not in tables:
+            tables[key] = len(forbid_rows)
+            forbid_rows.append(table)
+        sets.append(tables[key])
+    return starts, np.array(forbid_rows, dtype=np.uint64), np.array(sets, dtype=np.int64)
 
 
 def _blocked(shape: Shape, state: dict[str, np.ndarray]) -> np.ndarray:

@@ -24,7 +24,7 @@ from chessplace.engines.gpu.checkpoint import finished_ranges, slice_journal, sl
 from chessplace.engines.gpu.codegen import Launch
 from chessplace.engines.gpu.kernel import Counted, Running, processors, stop_flag, to_device
 from chessplace.engines.gpu.prefixes import Plan
-from chessplace.engines.tally import Tally
+from chessplace.engines.support.tally import Tally
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import Journal
 
@@ -117,7 +117,7 @@ def run_count(
     header = {
         "n": plan.shape.n,
         "piece": piece,
-        "method": "gpu-classes",
+        "method": "gpu-mirror" if plan.mirror else "gpu-classes",
         "rows": plan.rows,
         "prefixes": plan.size,
     }
