@@ -188,7 +188,10 @@ def _ygch(arguments: argparse.Namespace, scratch: Path) -> dict[str, Any]:
     if shutil.which("nvcc") is None:
         return {"skipped": "nvcc not found"}
     _, capability = gpu_name()
-    binary = build_ygch(arguments.ygch.resolve(), scratch, capability)
+    try:
+        binary = build_ygch(arguments.ygch.resolve(), scratch, capability)
+    except subprocess.CalledProcessError as error:
+        return {"skipped": f"nvcc failed ({error.returncode})"}
     runs = {}
     for n in arguments.queens:
         runs[str(n)] = run_ygch(binary, n, arguments.cap)
@@ -319,7 +322,7 @@ def profile(label: str, n: int) -> int:
     work = plan(shape, prefixes, mirror=variant.weighing == "on_host")
     launch = launch_of(shape, work.rows, probe().simulated, variant)
     assert launch is not None
-    first = work.tasks[: 64 * launch.block * processors()]
+    first = work.tasks[: 8 * launch.block * processors()]
     part = Plan(shape, work.rows, first, work.forbid, work.mirror)
     tally = run_count(part, launch, QUEENS, Control(time_limit=30), 1)
     print(json.dumps({"variant": label, "n": n, "prefixes": len(first), "count": tally.solutions}))
@@ -353,6 +356,8 @@ def _ncu(arguments: argparse.Namespace, ncu: str | None, out: Path, left: float)
         (out / "ncu.txt").write_text(details)
         print(details, flush=True)
     status = "ok" if done.returncode == 0 and details else f"failed ({done.returncode})"
+    if status != "ok":
+        print(f"ncu {status}:\n{(done.stdout + done.stderr)[-2000:]}", flush=True)
     return {
         "status": status,
         "variant": arguments.ncu_variant,
