@@ -10,9 +10,11 @@ never: its rules may run to the time limit). Small jobs (a board of a few dozen 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import date
 from functools import partial
 from importlib.resources import files
 from typing import Any, Literal
@@ -25,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from chessplace.faces.web import work
 from chessplace.faces.web.catalog import catalog
+from chessplace.faces.web.daily import Made, daily_request
 from chessplace.faces.web.events import job_events
 from chessplace.faces.web.jobs.pool import Pool
 from chessplace.faces.web.jobs.registry import Jobs
@@ -48,6 +51,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     limits = limits or Limits()
     pool = Pool(limits)
     jobs = Jobs(pool)
+    made = Made()
     static = files("chessplace.faces.web").joinpath("static")
 
     @asynccontextmanager
@@ -184,6 +188,21 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         seconds = _checked(lambda: limits.seconds(request.time_limit))
         _checked(lambda: limits.check_board("generate", request.n, request.n))
         return await heavy(partial(work.generate, request), seconds)
+
+    @app.get("/api/daily/{puzzle}/{day}")
+    async def daily(puzzle: str, day: str) -> Response:
+        """The daily grid of ``puzzle`` (queens-game, star-battle) on ``day``
+        (YYYY-MM-DD), as ``/api/generate`` answers it with the day's seed: the same for
+        everyone, made once and then kept."""
+        request = _checked(lambda: daily_request(puzzle, day, date.today()))
+        kept = made.get(request)
+        if kept is not None:
+            return Response(kept, media_type="application/json")
+        answer = await heavy(partial(work.generate, request), limits.max_seconds)
+        body = bytes(answer.body)
+        if answer.status_code == 200 and json.loads(body).get("grid"):
+            made.keep(request, body)
+        return answer
 
     @app.post("/api/jobs")
     async def start(request: JobRequest) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 // chessplace front end: plain JavaScript modules, no build step, nothing from outside the server.
+import { showDailies } from "./archive.js";
 import { Board } from "./board.js";
 import { startDaily } from "./daily.js";
 import { dragMarks } from "./dragmarks.js";
 import { on } from "./events.js";
-import { keepGame, keepOnLeaving, restoreGame } from "./keep.js";
 import { generateGrid, gridTyped, showHint, showRegionPicker } from "./grid.js";
 import { cancel, clearAnswer, runJob, showFacts, updateButtons } from "./jobs.js";
+import { keepGame, keepOnLeaving, restoreGame } from "./keep.js";
 import { optionsChanged } from "./options.js";
 import { checked, copyDaily, hinted, moved, revealed } from "./play.js";
 import { showModes } from "./position.js";
@@ -42,7 +43,8 @@ function listen() {
   $("unique-check").addEventListener("click", () => runJob("unique"));
   $("hint").addEventListener("click", () => { if (!$("hint").hidden) hinted(); showHint(); });
   $("generate").addEventListener("click", generateGrid);
-  $("daily").addEventListener("click", startDaily);
+  $("daily").addEventListener("click", () => startDaily("queens-game"));
+  $("daily-stars").addEventListener("click", () => startDaily("star-battle"));
   $("copy-daily").addEventListener("click", copyDaily);
   $("undo").addEventListener("click", undoOnce);
   rememberToggle($("letters"), "letters", draw);
@@ -115,6 +117,7 @@ on("refreshing", writeHash);
 on("checked", () => { updateButtons(); checked(); keepGame(); });
 on("moved", moved);
 on("answered", revealed);
+on("daily-solved", showDailies);
 
 async function start() {
   try {
@@ -131,6 +134,7 @@ async function start() {
   restoreGame();
   optionsChangedKeepingPieces();
   keepOnLeaving();
+  showDailies();
 }
 
 start();

@@ -1,9 +1,12 @@
 // A region puzzle played by a person: the clock runs from the first move to the solve,
 // the best time per puzzle and size is kept in the browser, hints are counted, and a
-// daily puzzle's result can be shared as one line of text.
+// daily puzzle solved is recorded (streak.js) and its result can be shared as a line.
 import { clockText, resetClock, running, startClock, stopClock } from "./clock.js";
-import { load, save } from "./stored.js";
+import { today } from "./days.js";
+import { emit } from "./events.js";
 import { $, regional, spec, state, whole } from "./state.js";
+import { load, save } from "./stored.js";
+import { recordDaily } from "./streak.js";
 
 let game = { key: null, hints: 0, helped: false, done: false };
 
@@ -53,8 +56,11 @@ export function revealed() {
 
 export const hintWords = (hints) => (hints === 0 ? "no hints" : hints === 1 ? "1 hint" : `${hints} hints`);
 
-export function dailyText(date, n, seconds, hints) {
-  return `chessplace daily ${date} · ${n}×${n} · ${clockText(seconds)} · ${hintWords(hints)}`;
+// The line a solved daily shares: "chessplace daily 2026-11-27 · 8×8 · 1:23 · no hints"
+// (a Star Battle's says so, with its stars per line).
+export function dailyText({ puzzle, day }, n, stars, seconds, hints) {
+  const what = puzzle === "star-battle" ? `Star Battle ${n}×${n}, ${stars}★` : `${n}×${n}`;
+  return `chessplace daily ${day} · ${what} · ${clockText(seconds)} · ${hintWords(hints)}`;
 }
 
 // After each check: solved by hand with the clock running ends the game.
@@ -77,8 +83,10 @@ export function checked() {
   showBest();
   const daily = state.daily;
   if (daily && daily.grid === state.grid.join(".")) {
+    recordDaily(daily.puzzle, daily.day, time, game.hints, today());
     $("daily-result").hidden = false;
-    $("daily-text").value = dailyText(daily.date, whole("rows"), time, game.hints);
+    $("daily-text").value = dailyText(daily, whole("rows"), whole("stars"), time, game.hints);
+    emit("daily-solved");
   }
 }
 

@@ -25,6 +25,7 @@ export const state = {
   checks: 0,
   army: 0, // the army a click places
   grid: null, // a region puzzle's grid: one string per row, top row first
+  daily: null, // the daily puzzle played: {puzzle, day, grid (rows joined by ".")}
   paintLabel: null, // the region a painting click gives a square
   generating: false,
   result: null,
