@@ -117,27 +117,6 @@ def test_explain_refuses_other_puzzles(capsys) -> None:  # type: ignore[no-untyp
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
-def test_generated_grids_have_the_difficulty_asked(difficulty: str) -> None:
-    """Solvable by the rules alone at that grade, and the rules' pieces are the one
-    solution the search finds."""
-    made = new_puzzle.generate("queens-game", 7, seed=5, difficulty=difficulty)
-    assert made.placement is not None and made.placement.problem.regions is not None
-    found = explain(made.placement.problem.regions)
-    assert found.solved and found.grade == difficulty
-    assert set(found.pieces) == set(made.placement.armies[0])
-    assert made.note.endswith(f"difficulty: {difficulty}")
-    again = new_puzzle.generate("queens-game", 7, seed=5, difficulty=difficulty).placement
-    assert again is not None and again.problem == made.placement.problem
-
-
-def test_an_unknown_difficulty_is_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ValueError, match="difficulty is one of"):
-        new_puzzle.generate("queens-game", 7, difficulty="brutal")
-    assert main(["generate", "queens-game", "-n", "7", "--difficulty", "brutal"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
-
-
 def test_the_web_generates_by_difficulty() -> None:
     from fastapi.testclient import TestClient
 

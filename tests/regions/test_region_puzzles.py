@@ -1,5 +1,5 @@
 """Region puzzles (Queens game, Star Battle): reading grids, engines against the
-exhaustive oracle, generation checked by an independent engine, the CLI."""
+exhaustive oracle, the CLI (the grids ``generate`` makes are tested in tests/making)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from chessplace.core.problem import Problem
 from chessplace.faces.cli import main
 from chessplace.forms.drawing import marked_svg
 from chessplace.forms.text import parse_text, render_text
-from chessplace.making import new_puzzle
 from chessplace.notation.puzzles import region_puzzle
 
 # Hand-made grids, top row first, with their number of solutions (each also counted
@@ -71,44 +69,6 @@ def test_star_battle_agrees_with_the_oracle() -> None:
     assert found.count == oracle.count
     assert found.placement is not None and found.placement.verify() == ()
     assert len(found.placement) == 16
-
-
-@pytest.mark.parametrize(
-    ("puzzle", "n", "stars", "seed"),
-    [("queens-game", 6, None, 0), ("queens-game", 8, None, 7), ("star-battle", 8, 2, 3)],
-)
-def test_generated_grids_are_unique_by_an_independent_count(
-    puzzle: str, n: int, stars: int | None, seed: int
-) -> None:
-    made = new_puzzle.generate(puzzle, n, stars=stars, seed=seed)
-    assert made.placement is not None and made.placement.verify() == ()
-    problem = made.placement.problem
-    assert problem.regions is not None and problem.regions.size == n
-    checked = api.count(problem, solver="cpsat")
-    assert checked.count == 1
-    assert checked.placement == made.placement
-    again = new_puzzle.generate(puzzle, n, stars=stars, seed=seed).placement
-    assert again is not None and again.problem.regions == problem.regions
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_generated_regions_are_of_like_sizes(seed: int) -> None:
-    """No region of a generated 9×9 grid takes more than twice its share of the board
-    (before the sizes were evened out, one region could hold a third of it)."""
-    made = new_puzzle.generate("queens-game", 9, seed=seed)
-    assert made.placement is not None
-    rows = made.placement.problem.regions.rows  # type: ignore[union-attr]
-    sizes = Counter("".join(rows))
-    assert len(sizes) == 9 and max(sizes.values()) <= 2 * 9
-
-
-@pytest.mark.parametrize(
-    "n", [15, pytest.param(17, marks=pytest.mark.slow)], ids=["15x15", "17x17"]
-)
-def test_a_large_queens_grid_is_generated(n: int) -> None:
-    made = new_puzzle.generate("queens-game", n, seed=0, time_limit=300)
-    assert made.placement is not None and made.placement.verify() == ()
-    assert api.count(made.placement.problem, limit=2).count == 1
 
 
 def test_verify_names_every_broken_rule() -> None:
