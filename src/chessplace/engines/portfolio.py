@@ -21,7 +21,6 @@ from chessplace.core.features import Feature
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
 from chessplace.core.result import Result, Status
-from chessplace.encodings.boolean import counts_follow
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.catalog import SINGLE_ENGINES
 from chessplace.runtime.control import Control, Progress
@@ -185,19 +184,6 @@ class PortfolioEngine(Engine):
         provers = [engine for engine in able if engine.proves][: max(2, cores)]
         others = [engine for engine in able if not engine.proves]
         return provers + others[: max(0, cores - len(provers))]
-
-    def declines(self, problem: Problem, task: Task) -> str | None:
-        if (
-            task is Task.SOLVE
-            and problem.has_position
-            and SINGLE_ENGINES["sat"].refusal(problem, task) is None  # by size first: cheap
-            and counts_follow(problem)  # a pass over every square
-        ):
-            # Blocked n-queens and n-queens completion: sat alone races CaDiCaL and
-            # Kissat on every core, measured faster than sharing them with CP-SAT
-            # (benchmarks/csplib.py).
-            return "sat answers problems whose counts follow from their lines"
-        return None
 
     def refusal(self, problem: Problem, task: Task) -> str | None:
         reason = super().refusal(problem, task)

@@ -1,25 +1,30 @@
-"""The ordered list of engines, and how one is chosen for a problem and task."""
+"""The ordered list of engines, and how one is chosen for a problem and task: the
+first preferred engine that is installed, that no rule passes over and that does
+not refuse the problem."""
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from chessplace.core.problem import Problem
+from chessplace.encodings.boolean import counts_follow
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.catalog import SINGLE_ENGINES
 from chessplace.engines.portfolio import PortfolioEngine
 
 ENGINES: dict[str, Engine] = {**SINGLE_ENGINES, "portfolio": PortfolioEngine()}
 
-# Preference per task, best first; the first engine that is installed and
-# accepts the problem runs. The constructions answer at once; the line engine,
-# where it applies, beats every other engine by far (benchmarks/proving.py), and
-# racing beside it would only take cores from it; the portfolio races the
-# proving engines on every other problem that two of them accept; the single
-# engines after it answer the rest. The GPU counts first where it has a GPU and the
-# board is large enough to pay (benchmarks/gpu.py).
+# Preference per task, best first; the first engine that is installed, is not
+# passed over (passed_over) and accepts the problem runs. The constructions answer
+# at once; the line engine, where it applies, beats every other engine by far
+# (benchmarks/proving.py), and racing beside it would only take cores from it; the
+# portfolio races the proving engines on every other problem that two of them
+# accept, but where sat alone is faster; the single engines after it answer the
+# rest. The GPU counts first where it has a GPU and the board is large enough to pay
+# (benchmarks/gpu.py).
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.SOLVE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
     Task.OPTIMIZE: ("construction", "lines", "portfolio", "sat", "cpsat", "exhaustive"),
@@ -35,6 +40,33 @@ REGION_PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.COUNT: ("regions", "cpsat", "exhaustive"),
     Task.LIST: ("regions", "cpsat"),
 }
+
+
+def _left_to_sat(problem: Problem, task: Task) -> str | None:
+    """Blocked n-queens and n-queens completion: sat alone races CaDiCaL and Kissat on
+    every core, measured faster than sharing them with CP-SAT in the portfolio
+    (benchmarks/csplib.py)."""
+    if (
+        task is Task.SOLVE
+        and problem.has_position
+        and ENGINES["sat"].refusal(problem, task) is None  # by size first: cheap
+        and counts_follow(problem)  # a pass over every square
+    ):
+        return "sat answers problems whose counts follow from their lines"
+    return None
+
+
+PASSED_OVER: dict[str, Callable[[Problem, Task], str | None]] = {"portfolio": _left_to_sat}
+"""The registry's own rules for passing over a preferred engine unasked, by engine."""
+
+
+def passed_over(engine: Engine, problem: Problem, task: Task) -> str | None:
+    """Why ``engine`` is not chosen for ``problem`` unless named: a rule of
+    :data:`PASSED_OVER`, or the engine's own :meth:`~chessplace.engines.base.Engine.declines`
+    (the hardware it needs is missing, the board too small to pay); ``None`` if it may
+    be. The registry passes over it without a word, so runs elsewhere read as before."""
+    rule = PASSED_OVER.get(engine.name)
+    return (rule(problem, task) if rule is not None else None) or engine.declines(problem, task)
 
 
 EXTRA_OF_PACKAGE: dict[str, str] = {"numba": "count", "ortools": "cpsat", "python-sat": "sat"}
@@ -120,7 +152,7 @@ def choose(problem: Problem, task: Task, name: str | None = None, **options: Any
     order = PREFERENCE if problem.regions is None else REGION_PREFERENCE
     for candidate in order[task]:
         engine = ENGINES[candidate]
-        if engine.available() and engine.declines(problem, task):
+        if engine.available() and passed_over(engine, problem, task):
             continue  # not chosen unasked here (no hardware, or it would not pay): unsaid
         reason = "not installed" if not engine.available() else engine.refusal(problem, task)
         if reason is None:
@@ -154,7 +186,7 @@ def _owner_of(problem: Problem, options: dict[str, Any], task: Task) -> str:
         preferred = [
             name
             for name in PREFERENCE[task]
-            if name in able and not ENGINES[name].declines(problem, task)
+            if name in able and not passed_over(ENGINES[name], problem, task)
         ]
         owners = preferred[:1] or able
     if len(owners) != 1:
