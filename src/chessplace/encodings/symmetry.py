@@ -8,6 +8,9 @@ never removes every optimum, only its images. Requiring it for only some of
 the ``g`` is sound too (it keeps at least that member), which is what keeps
 many armies affordable: past :data:`MAX_RENUMBERINGS` renumberings (4 armies)
 only the swaps of neighbouring armies are used. Counting must not use it.
+
+Lex-leader constraints: J. Crawford, M. Ginsberg, E. Luks, A. Roy, 1996,
+"Symmetry-breaking predicates for search problems", KR 1996.
 """
 
 from __future__ import annotations

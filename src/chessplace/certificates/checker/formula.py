@@ -7,7 +7,8 @@ include a pair that attack directly); a unit clause for every army on every
 blocked square (false: rides pass over it, so nothing else changes) and for
 every given piece (true: counted in its army like any other); one clause per
 square that is not blocked for domination;
-a totalizer (Bailleux and Boufkhad) for "at least" and "at most"; lex-leader clauses,
+a totalizer (O. Bailleux, Y. Boufkhad, 2003, "Efficient CNF encoding of Boolean
+cardinality constraints", CP 2003) for "at least" and "at most"; lex-leader clauses,
 built here from the permutations a certificate lists, after
 :func:`symmetry_fault` has confirmed that each one maps the rules and the
 bounds onto themselves. Everything is sorted so that the DIMACS text, and so

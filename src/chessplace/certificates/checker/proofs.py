@@ -1,5 +1,12 @@
 """The proof checker: dratify, a DRAT/DRUP checker from PyPI that shares no code
-with any SAT solver (its Rust engine, from ``cdclkit-native``, when installed)."""
+with any SAT solver (its Rust engine, from ``cdclkit-native``, when installed).
+
+Proofs are clausal: each added clause must follow by reverse unit propagation (RUP),
+and only such steps are accepted here (no RAT, see :func:`proof_fault`). The formats:
+DRUP, M. J. H. Heule, W. A. Hunt Jr., N. Wetzler, 2013, "Trimming while checking
+clausal proofs", FMCAD 2013; DRAT, N. Wetzler, M. J. H. Heule, W. A. Hunt Jr., 2014,
+"DRAT-trim: Efficient Checking and Trimming Using Expressive Clausal Proofs", SAT 2014.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,9 @@ The state is a white/black colour per line (see
 :mod:`chessplace.encodings.lines`); a move recolours one line, and the number
 of squares whose lines are all white (white pieces) or all black (black
 pieces) is updated by walking that line only.
+
+Simulated annealing: S. Kirkpatrick, C. D. Gelatt Jr., M. P. Vecchi, 1983,
+"Optimization by simulated annealing", Science 220.
 """
 
 from __future__ import annotations

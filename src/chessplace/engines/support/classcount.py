@@ -3,7 +3,12 @@
 The lex-leader constraints of :class:`SquareFormula` keep exactly the
 smallest member of each class, so enumerating the formula's models (blocking
 each placement found) visits every class once; the class's size is the
-number of distinct images of its member under the problem's group.
+number of distinct images of its member under the problem's group (its orbit,
+counted directly: no fixed points are counted, so this is not Burnside's lemma,
+which the GPU and pawn counters use).
+
+Lex-leader symmetry breaking: J. Crawford, M. Ginsberg, E. Luks, A. Roy, 1996,
+"Symmetry-breaking predicates for search problems", KR 1996.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ in every rank, the placements are the leaves of the rank-by-rank search; Knuth's
 estimator (random paths down that tree, each weighted by the product of the
 branchings it met) estimates their number without bias in a fraction of a second.
 
-D. E. Knuth, 1975, "Estimating the efficiency of backtrack programs", Math. Comp. 29.
+D. E. Knuth, 1975, "Estimating the efficiency of backtrack programs", Math. Comp. 29,
+121-136.
 """
 
 from __future__ import annotations
