@@ -10,7 +10,6 @@ from chessplace import Board, piece_from_text, puzzles
 from chessplace.core.betza import parse_betza
 from chessplace.core.board import file_index, file_name, parse_square, square_name
 from chessplace.core.pieces import AMAZON, BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK
-from chessplace.runtime.control import Control
 
 
 def test_square_names_follow_chess() -> None:
@@ -111,12 +110,6 @@ def test_a_count_may_be_any_integer_type() -> None:
     numpy = pytest.importorskip("numpy")
     knights = puzzles.independent(Board.square(4), KNIGHT).with_counts(exactly=numpy.int64(3))
     assert type(knights.armies[0].minimum) is int and knights.armies[0].maximum == 3
-
-
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 0.0, -1.0])
-def test_a_time_limit_is_positive_and_finite(bad: float) -> None:
-    with pytest.raises(ValueError, match="positive and finite"):
-        Control(bad)
 
 
 def test_an_unknown_piece_name_is_not_blamed_on_betza() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chessplace.faces.cli import main
-from chessplace.runtime.filelock import FileLock, InUse
+from chessplace.runtime.filelock import FileLock
 
 
 def _fails(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
@@ -55,14 +55,6 @@ def test_a_checkpoint_in_use_is_refused(
     finally:
         held.release()
     assert main([*command, "--checkpoint", str(checkpoint)]) == 0
-
-
-def test_a_lock_is_released_and_taken_again(tmp_path: Path) -> None:
-    first = FileLock(tmp_path / "a.jsonl")
-    with pytest.raises(InUse):
-        FileLock(tmp_path / "a.jsonl")
-    first.release()
-    FileLock(tmp_path / "a.jsonl").release()
 
 
 def test_a_directory_of_stray_proofs_is_refused_and_left_as_it_was(
