@@ -52,8 +52,8 @@ from typing import Any
 
 from chessplace import api
 from chessplace.core.board import square_name
-from chessplace.core.puzzles import problem_from_options
 from chessplace.core.result import Status
+from chessplace.notation.options import problem_from_options
 
 PROB080 = "Problems/prob080"
 ASP_TARBALL = f"{PROB080}/data/asp-competition-instances.tar.gz"

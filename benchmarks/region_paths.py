@@ -35,7 +35,7 @@ SEED = 7
 CHILD = """
 import json, statistics, sys, time
 from chessplace import api
-from chessplace.core.puzzles import region_puzzle
+from chessplace.notation.puzzles import region_puzzle
 grids, runs = json.loads(sys.stdin.read())
 times = []
 for puzzle, rows, stars in grids:

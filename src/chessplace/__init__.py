@@ -46,7 +46,7 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-_MODULES = {"api": "api", "puzzles": "core.puzzles"}
+_MODULES = {"api": "api", "puzzles": "notation.puzzles"}
 """Public names that are modules of the package."""
 
 _HOMES = {
@@ -70,8 +70,8 @@ _HOMES = {
     "Attack": "core.violations",
     "PlacedPiece": "core.violations",
     "RuleBreak": "core.violations",
-    "read_problem": "core.problemfile",
-    "write_problem": "core.problemfile",
+    "read_problem": "notation.problemfile",
+    "write_problem": "notation.problemfile",
     "InvalidAnswer": "api",
     "count": "api",
     "optimize": "api",
@@ -83,16 +83,16 @@ _HOMES = {
 if TYPE_CHECKING:
     from chessplace import api as api
     from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
-    from chessplace.core import puzzles
     from chessplace.core.board import Board, Square, parse_square, square_name
     from chessplace.core.pieces import Piece, piece_from_text
     from chessplace.core.placement import Placement
     from chessplace.core.problem import Army, Problem, Sense
-    from chessplace.core.problemfile import read_problem, write_problem
     from chessplace.core.result import Result, Status
     from chessplace.core.rules import CountRule
     from chessplace.core.violations import Attack, PlacedPiece, RuleBreak
     from chessplace.export.cpmpy import from_cpmpy, to_cpmpy
+    from chessplace.notation import puzzles
+    from chessplace.notation.problemfile import read_problem, write_problem
     from chessplace.runtime.control import Control, Progress
 
 

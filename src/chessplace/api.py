@@ -25,8 +25,8 @@ from chessplace.core.result import Result, Status
 from chessplace.engines.base import Engine, Task
 from chessplace.engines.registry import EngineInfo, NoSolver, choose
 from chessplace.engines.registry import engines as _engines
-from chessplace.engines.why import LARGEST, Conflict, minimal_conflict
-from chessplace.grids.deduction import explain_from
+from chessplace.engines.support.why import LARGEST, Conflict, minimal_conflict
+from chessplace.regions.deduction import explain_from
 from chessplace.runtime import compiling
 from chessplace.runtime.control import Control
 
@@ -259,7 +259,7 @@ def another_region_solution(
 
 def why_not(problem: Problem, control: Control | None = None) -> Conflict | None:
     """A minimal set of the problem's given pieces and blocked squares that cannot be
-    completed (:mod:`chessplace.engines.why`); ``None`` when the problem has an answer."""
+    completed (:mod:`chessplace.engines.support.why`); ``None`` when the problem has an answer."""
     if not problem.has_target:
         raise BadRequest("why names what stops a placement of a set size: give a count")
     if problem.regions is not None:
@@ -361,7 +361,7 @@ HOPELESS_SECONDS = 86_400.0
 def _refuse_hopeless(problem: Problem, engine: Engine) -> None:
     """Refuse, before any work, a count that ``engine`` would take more than
     :data:`HOPELESS_SECONDS` over by its estimated number of placements."""
-    from chessplace.engines.estimate import placements_estimate
+    from chessplace.engines.support.estimate import placements_estimate
 
     rate = engine.count_rate
     estimate = None if rate is None else placements_estimate(problem)

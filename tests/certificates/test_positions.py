@@ -36,9 +36,9 @@ from chessplace.certificates.writer.symmetries import (
 )
 from chessplace.core.pieces import KNIGHT
 from chessplace.core.placement import Placement
-from chessplace.core.position import with_position
 from chessplace.core.problem import Problem
 from chessplace.faces.cli import main
+from chessplace.notation.position import with_position
 from chessplace.runtime.control import Control
 from tests.certified import manifest_of, rehash, seal
 

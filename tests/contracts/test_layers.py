@@ -5,8 +5,8 @@ themselves through the forms, imported inside the method.
 
 The layers, from the ground up (the table ``ALLOWED`` says the same room by room):
 the package's own ``__init__`` (names only, loaded on use), ``runtime`` and ``data``,
-``core``, the trusted ``certificates.checker``, ``forms`` and ``grids``, ``encodings``
-and ``export``, ``engines``, ``api`` (the one door), ``making``, the
+``core``, the trusted ``certificates.checker``, ``forms``, ``notation`` and
+``regions``, ``encodings`` and ``export``, ``engines``, ``api`` (the one door), ``making``, the
 ``certificates.writer``, ``research``, and the ``faces``.
 """
 
@@ -134,7 +134,7 @@ def test_the_circle_finder_finds_circles() -> None:
 
 GROUND = {"chessplace", "runtime", "data"}
 CORE = GROUND | {"core"}
-SOLVING = CORE | {"encodings", "engines", "grids", "forms"}
+SOLVING = CORE | {"encodings", "engines", "regions", "forms"}
 ALLOWED: dict[str, set[str]] = {
     "chessplace": set(),
     "runtime": {"chessplace"},
@@ -143,16 +143,27 @@ ALLOWED: dict[str, set[str]] = {
     "certificates": set(),
     "certificates.checker": {"runtime"},
     "forms": CORE,
-    "grids": CORE,
+    "notation": CORE,
+    "regions": CORE,
     "encodings": CORE,
     "export": CORE | {"encodings"},
     "engines": CORE | {"encodings"},
-    "api": CORE | {"engines", "grids"},
-    "making": CORE | {"api", "grids"},
+    "api": CORE | {"engines", "regions"},
+    "making": CORE | {"api", "regions", "notation"},
     "certificates.writer": SOLVING | {"api", "certificates.checker"},
-    "research": SOLVING | {"api", "certificates.checker", "certificates.writer", "export"},
+    "research": SOLVING
+    | {"api", "certificates.checker", "certificates.writer", "export", "notation"},
     "faces": CORE  # never the engines or encodings: faces reach them through api only
-    | {"forms", "grids", "api", "making", "export", "certificates.checker", "certificates.writer"},
+    | {
+        "forms",
+        "notation",
+        "regions",
+        "api",
+        "making",
+        "export",
+        "certificates.checker",
+        "certificates.writer",
+    },
     "__main__": {"faces"},
 }
 """Which rooms each room may import besides itself."""
@@ -196,8 +207,8 @@ def test_the_contract_sees_through_the_facade() -> None:
     tree = ast.parse("from chessplace import Board, solve\nimport chessplace\nchessplace.count")
     found = _imports(tree, set(_graph()))
     assert {"chessplace.api", "chessplace.core.board"} <= found
-    graph = {"chessplace.core.puzzles": found}
-    assert _against_the_flow(graph) == ["chessplace.core.puzzles -> chessplace.api"]
+    graph = {"chessplace.notation.puzzles": found}
+    assert _against_the_flow(graph) == ["chessplace.notation.puzzles -> chessplace.api"]
 
 
 def test_the_contract_catches_an_arrow_against_the_flow() -> None:
@@ -260,26 +271,45 @@ def test_the_page_scripts_import_one_another_without_circles() -> None:
     assert _cycle(graph) == []
 
 
-def _documented() -> dict[str, set[str]]:
-    """The rooms each room may import, as docs/explanation/layout.md's table says."""
-    page = (PACKAGE.parents[1] / "docs" / "explanation" / "layout.md").read_text("utf-8")
-    table = page.split("| room | may import | why |", 1)[1].split("\n\n", 1)[0]
-    said: dict[str, set[str]] = {}
-    for row in table.strip().splitlines()[1:]:
-        rooms, imports, _ = (cell.strip() for cell in row.strip("|").split("|"))
-        allowed = set() if imports == "nothing" else set(imports.split(", "))
-        for room in re.findall(r"`([\w.]+)`", rooms):
-            said[room] = allowed
-    return said
+WHY: dict[str, str] = {
+    "runtime": "the ground floor",
+    "data": "the ground floor",
+    "certificates.checker": "trusted: it shares no code with the model or the engines",
+    "notation": "how people state problems, read into the model",
+    "api": "the one door to the engines",
+    "making": "it reaches the engines only through api",
+    "faces": "never engines, encodings or research: the faces reach the engines through api only",
+    "__main__": "`python -m chessplace` is the command line",
+}
+"""The why column of docs/explanation/layout.md's table, room by room."""
+
+LAYOUT = PACKAGE.parents[1] / "docs" / "explanation" / "layout.md"
+BEFORE_TABLE = "a test holds this table to it:\n\n"
+AFTER_TABLE = "\n\n## The rooms"
 
 
-def test_the_layout_page_says_what_the_contract_enforces() -> None:
-    """docs/explanation/layout.md's table of who may import whom is ``ALLOWED``, the
-    package's own ``__init__`` aside (the faces, it once said, might import everything
-    but research)."""
-    expected = {
-        room: allowed - {"chessplace"}
-        for room, allowed in ALLOWED.items()
-        if room not in ("chessplace", "certificates")
-    }
-    assert _documented() == expected
+def room_table() -> str:
+    """docs/explanation/layout.md's table of who may import whom, made from ``ALLOWED``
+    (the package's own ``__init__``, which every room may import, left out)."""
+    order = [room for room in ALLOWED if room not in ("chessplace", "certificates")]
+    rows = ["| room | may import | why |", "| --- | --- | --- |"]
+    for room in order:
+        allowed = [other for other in order if other in ALLOWED[room]]
+        rows.append(f"| `{room}` | {', '.join(allowed) or 'nothing'} | {WHY.get(room, '')} |")
+    return "\n".join(rows)
+
+
+def _with_table(page: str) -> str:
+    head, rest = page.split(BEFORE_TABLE, 1)
+    return head + BEFORE_TABLE + room_table() + AFTER_TABLE + rest.split(AFTER_TABLE, 1)[1]
+
+
+def test_the_layout_page_shows_the_contract_as_generated() -> None:
+    """The table is written from ``ALLOWED``: ``python -m tests.contracts.test_layers``
+    writes it after a change to the contract."""
+    page = LAYOUT.read_text("utf-8")
+    assert page == _with_table(page), "run: python -m tests.contracts.test_layers"
+
+
+if __name__ == "__main__":
+    LAYOUT.write_text(_with_table(LAYOUT.read_text("utf-8")), "utf-8")

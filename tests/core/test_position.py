@@ -17,11 +17,12 @@ from chessplace import api, puzzles
 from chessplace.core.board import Board, Square
 from chessplace.core.pieces import AMAZON, BISHOP, KING, KNIGHT, QUEEN, ROOK, Piece, piece_from_text
 from chessplace.core.placement import Placement
-from chessplace.core.position import with_position
 from chessplace.core.problem import Army, Problem
-from chessplace.core.puzzles import problem_from_options, queens, queens_and_pawns
 from chessplace.engines.base import Task
 from chessplace.engines.registry import ENGINES
+from chessplace.notation.options import problem_from_options
+from chessplace.notation.position import with_position
+from chessplace.notation.puzzles import queens, queens_and_pawns
 
 PIECES = (QUEEN, ROOK, BISHOP, KNIGHT, AMAZON, piece_from_text("W2F"))
 

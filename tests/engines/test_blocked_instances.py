@@ -15,11 +15,11 @@ import pytest
 from chessplace import api
 from chessplace.core.board import square_name
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import problem_from_options
 from chessplace.core.result import Status
 from chessplace.encodings.boolean import counts_follow, filled_lines
 from chessplace.engines.base import Task
 from chessplace.engines.registry import choose
+from chessplace.notation.options import problem_from_options
 
 Square = tuple[int, int]  # (file, rank), from 0
 

@@ -68,7 +68,7 @@ def test_compilations_in_other_threads_count_too() -> None:
 @pytest.mark.usefixtures("fresh")
 def test_a_numba_compilation_is_told_before_it_and_timed(monkeypatch: pytest.MonkeyPatch) -> None:
     numba = pytest.importorskip("numba")
-    from chessplace.engines import jitcache
+    from chessplace.engines.support import jitcache
 
     monkeypatch.setitem(jitcache.SEARCHES, "chessplace.engines.fake", "the fake search")
     jitcache.watch_compiles()
@@ -93,7 +93,7 @@ def test_a_numba_compilation_is_told_before_it_and_timed(monkeypatch: pytest.Mon
 def test_the_kernel_modules_are_watched() -> None:
     """Every module that defines compiled functions has their compilations told and
     timed, under the name of its search (the GPU's CUDA kernels aside)."""
-    from chessplace.engines import jitcache
+    from chessplace.engines.support import jitcache
     from tests.paths import ROOT
 
     source = ROOT / "src"

@@ -34,14 +34,14 @@ def test_a_hopeless_count_is_refused_up_front() -> None:
 
 @pytest.mark.parametrize(("n", "count"), [(n, c) for n, c in terms("A000170").items() if n >= 8])
 def test_the_estimate_is_near_the_known_counts(n: int, count: int) -> None:
-    from chessplace.engines.estimate import placements_estimate
+    from chessplace.engines.support.estimate import placements_estimate
 
     estimate = placements_estimate(puzzles.queens(Board.square(n)))
     assert estimate is not None and count / 5 < estimate < count * 5
 
 
 def test_only_a_rook_rider_with_one_piece_a_rank_is_estimated() -> None:
-    from chessplace.engines.estimate import placements_estimate
+    from chessplace.engines.support.estimate import placements_estimate
 
     assert placements_estimate(puzzles.bishops(Board.square(8))) is None
     assert placements_estimate(puzzles.peaceable_queens(Board.square(6))) is None

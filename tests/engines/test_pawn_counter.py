@@ -16,12 +16,12 @@ from chessplace import api
 from chessplace.core.board import Board, Square
 from chessplace.core.pieces import QUEEN, ROOK, Piece, piece_from_text
 from chessplace.core.problem import Army, Problem
-from chessplace.core.puzzles import amazons, queens, queens_and_pawns
 from chessplace.core.result import Status
 from chessplace.data.reference import known
 from chessplace.engines.base import Task
 from chessplace.engines.bitboard.pawns import Position, dihedral_image, pawn_classes
 from chessplace.engines.registry import ENGINES, choose
+from chessplace.notation.puzzles import amazons, queens, queens_and_pawns
 from chessplace.runtime.control import Control, Progress
 
 UNIQUE = {1: "A103331", 2: "A129552", 3: "A129554"}
@@ -116,7 +116,7 @@ def test_positions_agree_with_cpsat(problem: Problem) -> None:
 def test_queens_with_blocked_squares_and_givens_agree_with_cpsat(
     position: dict[str, str],
 ) -> None:
-    from chessplace.core.position import with_position
+    from chessplace.notation.position import with_position
 
     problem = with_position(queens(Board.square(8)), **position)
     ours = api.count(problem, unique=True)

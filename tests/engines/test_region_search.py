@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from chessplace import api
 from chessplace.core.board import Square
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import region_puzzle
 from chessplace.core.regions import LABELS, Sketch, neighbours
 from chessplace.engines.regions.engine import used
 from chessplace.making.carving import joined_without
 from chessplace.making.generate import grow_regions, random_placement
+from chessplace.notation.puzzles import region_puzzle
 from chessplace.runtime.control import Control
 
 

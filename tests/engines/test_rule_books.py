@@ -20,12 +20,12 @@ from chessplace import api
 from chessplace.core.board import Board, Square
 from chessplace.core.pieces import Piece, piece_from_text
 from chessplace.core.problem import Army, Problem, Sense
-from chessplace.core.problemfile import from_text, to_text
 from chessplace.core.result import Status
 from chessplace.core.rules import CountRule
 from chessplace.engines.base import Task
 from chessplace.engines.registry import ENGINES
 from chessplace.export.cpmpy import from_cpmpy, to_cpmpy
+from chessplace.notation.problemfile import from_text, to_text
 from tests.conftest import assert_valid
 
 PIECES = {name: piece_from_text(name) for name in ("Q", "R", "B", "N", "K")}

@@ -28,10 +28,10 @@ from chessplace import api
 from chessplace.core.board import parse_square, square_name
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem, Sense
-from chessplace.core.puzzles import problem_from_options
 from chessplace.core.result import Status
 from chessplace.encodings.formulas import formula_for
 from chessplace.faces.cli import main
+from chessplace.notation.options import problem_from_options
 
 PUZZLES: dict[str, tuple[str, ...]] = {
     "peaceable queens 5x5": ("peaceable-queens", "-n", "5"),

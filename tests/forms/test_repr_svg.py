@@ -7,9 +7,9 @@ import pytest
 
 from chessplace import Board, Placement, puzzles
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import region_puzzle
 from chessplace.forms.drawing import marked_svg
 from chessplace.forms.svg import region_colour
+from chessplace.notation.puzzles import region_puzzle
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def test_a_region_puzzle_in_jupyter_shows_its_regions() -> None:
 def test_a_problem_draws_itself_before_it_is_solved() -> None:
     """Jupyter shows the position a problem starts from: its blocked squares, pawns and
     given pieces, as a placement of the given pieces draws them."""
-    from chessplace.core.position import with_position
+    from chessplace.notation.position import with_position
 
     problem = with_position(puzzles.queens(Board.square(6)), "a1,b3", "Qd1", "e4")
     start = Placement.from_squares(problem, [[(3, 0)]])

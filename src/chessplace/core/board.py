@@ -207,3 +207,8 @@ def _shifted(symmetry: Symmetry, dx: int, dy: int, board: Board) -> Symmetry:
         return (x + dx) % board.cols, (y + dy) % board.rows
 
     return apply
+
+
+def square_names(squares: frozenset[Square]) -> list[str]:
+    """Square names, rank by rank."""
+    return [square_name(s) for s in sorted(squares, key=lambda s: (s[1], s[0]))]

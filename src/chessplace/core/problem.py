@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 from itertools import permutations
-from os import PathLike
 
 from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
 from chessplace.core.features import Feature
@@ -27,20 +25,6 @@ MAX_PIECES = 1_000_000
 written in seconds; larger answers would take minutes and gigabytes."""
 
 ARMY_NAMES = ("white", "black", "red", "blue", "green", "yellow", "purple", "orange")
-
-FilePath = str | PathLike[str]
-Reader = Callable[[FilePath], "Problem"]
-Writer = Callable[["Problem", FilePath], None]
-_files: list[tuple[Reader, Writer]] = []
-"""The problem file reader and writer, once :mod:`chessplace.core.problemfile` is loaded."""
-
-
-def serve_files(read: Reader, write: Writer) -> None:
-    """Hand :class:`Problem` the problem file reader and writer. The file format reads
-    named puzzles, which build problems, so it stands above this module: it calls this
-    as it loads, and the core package (``chessplace.core``) loads it with the model, so
-    ``Problem.from_file`` works however ``Problem`` was imported."""
-    _files[:] = [(read, write)]
 
 
 class Sense(StrEnum):
@@ -150,17 +134,6 @@ class Problem:
     no_attack: tuple[tuple[str, str], ...] | None = None
     areas: tuple[str, ...] | None = None
     cover: tuple[int, int | None] = (1, None)
-
-    @classmethod
-    def from_file(cls, path: FilePath) -> Problem:
-        """The problem in a problem file, TOML for a ``.toml`` name, else JSON
-        (:func:`chessplace.read_problem`); ``ValueError`` in one line when it is not one."""
-        return _files[0][0](path)
-
-    def to_file(self, path: FilePath) -> None:
-        """Write this problem as a problem file, TOML for a ``.toml`` name, else JSON
-        (:func:`chessplace.write_problem`)."""
-        _files[0][1](self, path)
 
     def __post_init__(self) -> None:
         if not self.armies:

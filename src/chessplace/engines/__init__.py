@@ -2,6 +2,6 @@
 (``portfolio``), and one module or package per engine with its compiled kernel.
 """
 
-from chessplace.engines.jitcache import ensure_cache_dir
+from chessplace.engines.support.jitcache import ensure_cache_dir
 
 ensure_cache_dir()  # before any kernel is defined

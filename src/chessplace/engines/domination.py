@@ -65,7 +65,7 @@ def first_guess(problem: Problem, control: Control) -> Placement:
     best = greedy(problem)
     if problem.dominated is not None or importlib.util.find_spec("numba") is None:
         return best
-    from chessplace.engines.coversearch import dominating_set
+    from chessplace.engines.support.coversearch import dominating_set
 
     floor = lower_bound(problem)
     while len(best) > floor and not control.stopped:

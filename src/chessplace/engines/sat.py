@@ -30,7 +30,7 @@ from chessplace.encodings.formulas import (
 )
 from chessplace.engines import domination
 from chessplace.engines.base import Engine, Task
-from chessplace.engines.classcount import count_classes
+from chessplace.engines.support.classcount import count_classes
 from chessplace.runtime.control import Control
 from chessplace.runtime.lifeline import Child, start_child
 

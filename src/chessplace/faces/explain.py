@@ -1,5 +1,5 @@
 """A region puzzle solved step by step by named human rules, from the pieces placed; the
-faces' explain and hint. The rules (:mod:`chessplace.grids.deduction`) assume the
+faces' explain and hint. The rules (:mod:`chessplace.regions.deduction`) assume the
 pieces placed are right, so the region search is asked first, through
 :mod:`chessplace.api`, whether any solution holds them."""
 
@@ -10,8 +10,8 @@ from chessplace.core.board import Square, square_name
 from chessplace.core.errors import BadRequest
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import REGION_PUZZLES
-from chessplace.grids.deduction import DeadEnd, Explanation, State, explain_from
+from chessplace.notation.puzzles import REGION_PUZZLES
+from chessplace.regions.deduction import DeadEnd, Explanation, State, explain_from
 from chessplace.runtime.control import Control
 
 
@@ -19,7 +19,7 @@ def explain(
     problem: Problem, placement: Placement | None = None, control: Control | None = None
 ) -> Explanation:
     """A region puzzle solved step by step by named human rules (see
-    :mod:`chessplace.grids.deduction`), from the pieces of ``placement`` when given (solved,
+    :mod:`chessplace.regions.deduction`), from the pieces of ``placement`` when given (solved,
     with no step, when they are all placed and break no rule); a ``control`` that stops
     (time limit, stop request) cuts it short (``stopped``). When no solution holds the
     pieces placed (or the grid has none) there are no steps: ``dead_end`` says so and

@@ -10,10 +10,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from chessplace.core.board import Square, file_names, parse_square, square_name
+from chessplace.core.board import Square, file_names, parse_square, square_name, square_names
 from chessplace.core.pieces import Piece, piece_from_text
 from chessplace.core.placement import Placement
-from chessplace.core.position import square_names
 from chessplace.core.problem import Problem
 from chessplace.core.result import Result
 from chessplace.runtime.clipping import clipped

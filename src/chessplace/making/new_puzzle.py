@@ -10,12 +10,12 @@ from chessplace import api
 from chessplace.core.errors import BadRequest
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.core.result import Result, Status
-from chessplace.grids.deduction import GRADES, GUESSING, Explanation, explain_from
 from chessplace.making.carving import GenerationStopped
 from chessplace.making.generate import generate_grid
 from chessplace.making.reshaping import reshaper
+from chessplace.notation.puzzles import REGION_PUZZLES, region_puzzle
+from chessplace.regions.deduction import GRADES, GUESSING, Explanation, explain_from
 from chessplace.runtime.control import Control
 
 
@@ -31,7 +31,7 @@ def generate(
 ) -> Result:
     """A new grid for a region puzzle (``queens-game``, ``star-battle``) whose solution
     is unique, proven by counting (limit 2); the placement's problem holds the grid.
-    With ``difficulty`` (easy, medium, hard) the rules of :mod:`chessplace.grids.deduction`
+    With ``difficulty`` (easy, medium, hard) the rules of :mod:`chessplace.regions.deduction`
     solve it with that grade. The same ``seed`` gives the same grid; the note names its
     grade."""
     if difficulty is not None and difficulty not in GRADES:

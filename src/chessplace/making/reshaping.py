@@ -1,6 +1,6 @@
 """Reshaping a star grid's regions until the deduction rules solve it at a grade.
 
-The rules of :mod:`chessplace.grids.deduction` are sound, so a grid they finish has
+The rules of :mod:`chessplace.regions.deduction` are sound, so a grid they finish has
 exactly one solution: reshaping needs no counting. Where the rules stop, a
 *move* takes a square that is still unknown there and holds no piece of the
 planned solution out of its region into a neighbouring one (its region stays
@@ -22,7 +22,8 @@ from collections.abc import Callable
 
 from chessplace.core.board import Square
 from chessplace.core.regions import Regions, neighbours
-from chessplace.grids.deduction import (
+from chessplace.making.carving import Grid, joined_without, rows_of
+from chessplace.regions.deduction import (
     GRADES,
     GUESSING,
     Explanation,
@@ -30,7 +31,6 @@ from chessplace.grids.deduction import (
     explain_from,
     next_step,
 )
-from chessplace.making.carving import Grid, joined_without, rows_of
 from chessplace.runtime.control import Control
 
 ROUNDS_PER_SIDE = 3

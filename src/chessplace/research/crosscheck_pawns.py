@@ -72,8 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from chessplace import api
     from chessplace.core.board import Board, square_name
-    from chessplace.core.puzzles import queens
     from chessplace.engines.bitboard.pawns import Position, pawn_classes
+    from chessplace.notation.puzzles import queens
     from chessplace.runtime.control import Control
 
     n, k = args.n, args.pawns

@@ -20,9 +20,9 @@ from typing import NamedTuple
 import pytest
 
 from chessplace.core.board import Board
-from chessplace.core.puzzles import queens
 from chessplace.faces.cli import main
 from chessplace.forms.jsonio import read_placement
+from chessplace.notation.puzzles import queens
 from chessplace.runtime.journal import CheckpointMismatch, Journal, Schema
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from chessplace.core.board import Board
-from chessplace.core.puzzles import queens
 from chessplace.core.result import Result, Status
 from chessplace.faces.cli.demo import _cell, _took
 from chessplace.faces.cli.report import summary_line
+from chessplace.notation.puzzles import queens
 
 COMMAND = [sys.executable, "-m", "chessplace", "count", "queens", "-n", "5"]
 

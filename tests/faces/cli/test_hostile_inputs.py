@@ -15,7 +15,6 @@ import pytest
 
 from chessplace import Board, optimize, piece_from_text, puzzles
 from chessplace.core.pieces import ROOK
-from chessplace.core.puzzles import problem_from_options
 from chessplace.core.result import Status
 from chessplace.encodings.formulas import LineFormula, SquareFormula
 from chessplace.engines.base import Task
@@ -23,6 +22,7 @@ from chessplace.engines.exhaustive import reaches
 from chessplace.engines.registry import ENGINES
 from chessplace.faces.cli import main
 from chessplace.forms.jsonio import read_placement
+from chessplace.notation.options import problem_from_options
 from chessplace.runtime.control import Control
 
 SLACK = 20.0

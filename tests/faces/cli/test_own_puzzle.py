@@ -11,11 +11,17 @@ from fastapi.testclient import TestClient
 
 from chessplace import api
 from chessplace.core.problem import Problem
-from chessplace.core.problemfile import from_data, from_text, read_problem, to_text, write_problem
-from chessplace.core.puzzles import problem_from_options
 from chessplace.faces.cli import main
 from chessplace.faces.web.app import create_app
 from chessplace.faces.web.limits import Limits
+from chessplace.notation.options import problem_from_options
+from chessplace.notation.problemfile import (
+    from_data,
+    from_text,
+    read_problem,
+    to_text,
+    write_problem,
+)
 
 EXAMPLE = {
     "puzzle": "queens",

@@ -18,10 +18,10 @@ import pytest
 from chessplace.core.board import parse_square
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
-from chessplace.core.problemfile import from_text, read_problem
-from chessplace.core.puzzles import problem_from_options
 from chessplace.faces.cli import main
 from chessplace.forms.jsonio import read_placement
+from chessplace.notation.options import problem_from_options
+from chessplace.notation.problemfile import from_text, read_problem
 from tests.export.test_export import HIGHS, read_dimacs, solve_apart
 
 BOOKS: dict[str, dict[str, Any]] = {

@@ -1,6 +1,6 @@
 """Problem files round-trip every problem option of the command line, in JSON and in
 TOML: the options are read from the parser itself, so a new one fails here until it
-has an example; and any Problem survives ``to_file``/``from_file`` (Hypothesis)."""
+has an example; and any Problem survives ``write_problem``/``read_problem`` (Hypothesis)."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from chessplace import Army, Board, Problem, Sense, piece_from_text, read_problem
+from chessplace import Army, Board, Problem, Sense, piece_from_text, read_problem, write_problem
 from chessplace.core.board import Square
-from chessplace.core.problemfile import MAX_FILE_BYTES, MAX_LISTED, from_text
-from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.faces.cli import main
 from chessplace.faces.cli.parser import build_parser, parse
 from chessplace.faces.cli.problemargs import problem_from
+from chessplace.notation.problemfile import MAX_FILE_BYTES, MAX_LISTED, from_text
+from chessplace.notation.puzzles import PUZZLES, REGION_PUZZLES
 
 SCHEMA = json.loads(files("chessplace.data").joinpath("problem.schema.json").read_text())
 
@@ -167,7 +167,7 @@ def test_print_problem_feeds_back_to_the_same_problem(
     jsonschema.validate(data, SCHEMA)  # the published schema takes what is printed
     path = tmp_path / f"problem.{form}"
     path.write_text(printed)
-    assert read_problem(path) == expected == Problem.from_file(path)
+    assert read_problem(path) == expected
     assert main(["solve", str(path), "--print-problem", form]) == 0
     again, _ = capsys.readouterr()
     assert again == printed
@@ -177,7 +177,7 @@ def test_print_problem_feeds_back_to_the_same_problem(
     assert from_text(converted, other) == expected  # type: ignore[arg-type]
 
 
-# --- Problem -> to_file -> from_file, over random problems -------------------------
+# --- Problem -> write_problem -> read_problem, over random problems -------------------------
 
 PIECES = ["queen", "knight", "bishop", "rook", "king", "NN", "W2F", "QN", "FD"]
 
@@ -246,8 +246,8 @@ def test_a_problem_survives_its_file(
     folder = tmp_path_factory.mktemp("files")
     for suffix in (".json", ".toml", ".TOML"):
         path = folder / f"problem{suffix}"
-        problem.to_file(path)
-        assert Problem.from_file(path) == problem
+        write_problem(problem, path)
+        assert read_problem(path) == problem
     assert (folder / "problem.toml").read_text().startswith(("puzzle =", "objective ="))
 
 
@@ -332,10 +332,10 @@ def test_brackets_inside_names_are_not_nesting(tmp_path: Path, form: str) -> Non
         independent=False,
     )
     path = tmp_path / f"p.{form}"
-    problem.to_file(path)
+    write_problem(problem, path)
     if form == "toml":
         path.write_text(path.read_text() + "# [[[[[[[[[[[[ '\n")
-    assert Problem.from_file(path) == problem
+    assert read_problem(path) == problem
     deep = ('{"a": ' + "[" * 7 + '"x"' + "]" * 7 + "}") if form == "json" else "a = " + "[" * 7
     with pytest.raises(ValueError, match="nested deeper"):
         from_text(deep, form)  # type: ignore[arg-type]

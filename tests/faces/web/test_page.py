@@ -16,9 +16,9 @@ import pytest
 from PIL import Image
 
 from chessplace.core.problem import ARMY_NAMES
-from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.engines.registry import ENGINES
 from chessplace.forms import svg as svgboard
+from chessplace.notation.puzzles import PUZZLES, REGION_PUZZLES
 from tests.processes import start_server
 
 CHROMIUM = shutil.which("chromium")

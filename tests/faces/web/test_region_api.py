@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 
 from chessplace import api
 from chessplace.core.board import square_name
-from chessplace.core.puzzles import region_puzzle
 from chessplace.faces.web.app import create_app
 from chessplace.faces.web.limits import Limits
+from chessplace.notation.puzzles import region_puzzle
 
 # Hand-made 4×4 grids: one solution, several, none (each checked by api.count below).
 ONE = ["ABBB", "AABB", "CCCD", "CCDD"]

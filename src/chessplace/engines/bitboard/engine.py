@@ -20,7 +20,7 @@ from chessplace.engines.bitboard.split import (
     mirror_subproblems,
     plain_subproblems,
 )
-from chessplace.engines.jitcache import search_of
+from chessplace.engines.support.jitcache import search_of
 from chessplace.runtime import compiling
 from chessplace.runtime.control import Control
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from chessplace.engines.jitcache import watch_compiles
+from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
 

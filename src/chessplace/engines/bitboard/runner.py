@@ -23,7 +23,7 @@ from chessplace.engines.bitboard.pawns import (
 )
 from chessplace.engines.bitboard.split import CountSpec, Subproblem
 from chessplace.engines.bitboard.tasks import count_prefix
-from chessplace.engines.tally import Tally
+from chessplace.engines.support.tally import Tally
 from chessplace.runtime.cluster import DASK_CONNECT_SECONDS, connect_seconds, dask_client
 from chessplace.runtime.control import Control
 

@@ -23,8 +23,8 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from chessplace.engines.jitcache import watch_compiles
 from chessplace.engines.lines.bounds import family_reaches
+from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
 

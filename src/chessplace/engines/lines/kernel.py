@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.engines.jitcache import watch_compiles
 from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
+from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from chessplace.engines.jitcache import watch_compiles
 from chessplace.engines.lines.bounds_three_armies import COLOURS, PAIRS, family_reaches3
 from chessplace.engines.lines.kernel import CHECK_EVERY, EXHAUSTED, FOUND, FULL, STOPPED
+from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
 

@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import REGION_PUZZLES
 from chessplace.core.result import Result
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
 from chessplace.faces.cli.problemargs import problem_from
 from chessplace.faces.cli.supervision import stop_on_interrupt
+from chessplace.notation.puzzles import REGION_PUZZLES
 from chessplace.runtime.control import Control
 
 

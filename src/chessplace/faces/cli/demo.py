@@ -8,11 +8,11 @@ from rich.console import Console
 from rich.table import Table
 
 from chessplace import api
-from chessplace.core import puzzles
 from chessplace.core.board import Board
 from chessplace.core.result import Result
 from chessplace.data.reference import known
 from chessplace.forms.text import render_text
+from chessplace.notation import puzzles
 from chessplace.runtime import compiling
 
 

@@ -13,7 +13,6 @@ from typing import Any
 from chessplace import api
 from chessplace.core.placement import Placement
 from chessplace.core.problem import MAX_PIECES, Problem
-from chessplace.core.problemfile import to_text
 from chessplace.core.violations import Violation
 from chessplace.faces.cli.certificates import check, refuse_uncertifiable
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, UsageError, answer_written
@@ -27,6 +26,7 @@ from chessplace.faces.cli.serve import serve
 from chessplace.faces.cli.supervision import supervised, unbroken_output
 from chessplace.forms.jsonio import read_placement, write_json
 from chessplace.forms.text import render_text
+from chessplace.notation.problemfile import to_text
 from chessplace.runtime import compiling
 
 

@@ -7,8 +7,6 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from chessplace.core.problemfile import FORMS
-from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.export import FORMATS
 from chessplace.faces.cli.argtypes import (
     count_value,
@@ -29,6 +27,8 @@ from chessplace.faces.cli.regions import (
     add_limit_argument,
 )
 from chessplace.faces.web.limits import DEFAULT_SECONDS
+from chessplace.notation.problemfile import FORMS
+from chessplace.notation.puzzles import PUZZLES, REGION_PUZZLES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,7 +91,7 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _position_arguments(parser: argparse.ArgumentParser) -> None:
-    """The position the puzzle starts from (see :mod:`chessplace.core.position`)."""
+    """The position the puzzle starts from (see :mod:`chessplace.notation.position`)."""
     parser.add_argument(
         "--blocked",
         metavar="SQUARES",
@@ -120,7 +120,7 @@ def _position_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _rule_arguments(parser: argparse.ArgumentParser) -> None:
-    """The user's rules (see :mod:`chessplace.core.ruletext`)."""
+    """The user's rules (see :mod:`chessplace.notation.ruletext`)."""
     parser.add_argument(
         "--count",
         dest="counts",

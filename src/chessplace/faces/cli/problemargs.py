@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 
 from chessplace.core.problem import Problem
-from chessplace.core.problemfile import read_problem
-from chessplace.core.puzzles import PROBLEM_OPTIONS, RULE_OPTIONS, problem_from_attributes
 from chessplace.faces.cli.exits import UsageError
 from chessplace.faces.cli.regions import with_grid
+from chessplace.notation.options import PROBLEM_OPTIONS, RULE_OPTIONS, problem_from_attributes
+from chessplace.notation.problemfile import read_problem
 
 PROBLEM_FILE_SUFFIXES = (".json", ".toml")
 FLAGS = {"counts": "--count", "grid_file": "--grid"}

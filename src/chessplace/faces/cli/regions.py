@@ -11,7 +11,6 @@ from typing import Any
 from chessplace.core.board import square_name
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import REGION_PUZZLES, region_puzzle
 from chessplace.core.regions import MAX_GRID_CHARS
 from chessplace.core.result import Result, Status
 from chessplace.faces.cli.argtypes import (
@@ -27,8 +26,9 @@ from chessplace.faces.cli.supervision import stop_on_interrupt, supervised
 from chessplace.faces.explain import explain
 from chessplace.forms.jsonio import read_placement, result_json
 from chessplace.forms.text import render_text
-from chessplace.grids.deduction import GRADES, Explanation
 from chessplace.making import new_puzzle
+from chessplace.notation.puzzles import REGION_PUZZLES, region_puzzle
+from chessplace.regions.deduction import GRADES, Explanation
 from chessplace.runtime.control import Control
 
 

@@ -20,7 +20,7 @@ from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, answer_wr
 from chessplace.faces.cli.supervision import unbroken_output
 from chessplace.forms.jsonio import result_head, write_json
 from chessplace.forms.text import render_text
-from chessplace.grids.deduction import GRADES
+from chessplace.regions.deduction import GRADES
 
 EXIT_BY_STATUS = {
     Status.OPTIMAL: EXIT_OK,

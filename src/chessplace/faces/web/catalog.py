@@ -13,9 +13,9 @@ from typing import Any
 from chessplace import api
 from chessplace.core.pieces import NAMED_PIECES, Piece, piece_letter
 from chessplace.core.problem import ARMY_NAMES
-from chessplace.core.puzzles import PUZZLES, REGION_PUZZLES
 from chessplace.core.regions import LABELS, MAX_SIDE
 from chessplace.forms import svg as svgboard
+from chessplace.notation.puzzles import PUZZLES, REGION_PUZZLES
 
 REGION_SUMMARIES = {
     "queens-game": "one queen in every row, column and region of the grid, none touching",

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from chessplace.core.problem import Problem
-from chessplace.core.puzzles import problem_from_attributes
 from chessplace.core.regions import parse_grid
+from chessplace.notation.options import problem_from_attributes
 from chessplace.runtime.clipping import clipped
 
 POSITIVE = {"n", "rows", "cols", "armies", "stars", "limit"}
@@ -21,7 +21,7 @@ COUNTS = {"at_least", "exactly", "at_most", "white", "offset"}
 LONGEST_MESSAGE = 300
 MOST_LISTED = 1 << 20
 """The longest list (or text) of blocked squares, given pieces or pawns a body may hold;
-the board's size caps it further (:mod:`chessplace.core.position`)."""
+the board's size caps it further (:mod:`chessplace.notation.position`)."""
 Squares = Annotated[list[str], Field(max_length=MOST_LISTED)]
 Text = Annotated[str, Field(max_length=MOST_LISTED)]
 

@@ -23,8 +23,8 @@ from chessplace.core.violations import Attack
 from chessplace.faces.explain import explain
 from chessplace.faces.web.requests import BrowseRequest, GenerateRequest, Options, PlacementRequest
 from chessplace.forms.jsonio import placement_from_data, placement_pieces, result_json
-from chessplace.grids.deduction import Explanation
 from chessplace.making import new_puzzle
+from chessplace.regions.deduction import Explanation
 from chessplace.runtime.control import Control
 
 JSON = "application/json"
