@@ -19,9 +19,10 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from chessplace import Army, Board, Problem, Sense, piece_from_text, read_problem, write_problem
-from chessplace.core.board import Square
+from chessplace.core.board import Shape, Square
 from chessplace.faces.cli import main
 from chessplace.faces.cli.parser import build_parser, parse
 from chessplace.faces.cli.problemargs import problem_from
@@ -57,6 +58,8 @@ NOT_THE_PROBLEM = {
 
 GRID = "GRID"
 """Stands for the path of a 4×4 grid of regions written for the test."""
+IMAGE = "IMAGE"
+"""Stands for the path of a picture of that grid (four squares of colour), drawn for the test."""
 
 EXAMPLES: dict[str, list[list[str]]] = {
     "puzzle": [
@@ -76,6 +79,10 @@ EXAMPLES: dict[str, list[list[str]]] = {
     "rows": [["queens", "--rows", "5", "--cols", "7"]],
     "cols": [["bishops", "--rows", "6", "--cols", "3"]],
     "torus": [["queens", "-n", "5", "--torus"], ["peaceable-queens", "-n", "6", "--torus"]],
+    "shape": [
+        ["queens", "-n", "5", "--shape", "cylinder"],
+        ["independent", "--piece", "K", "--rows", "3", "--cols", "5", "--shape", "torus"],
+    ],
     "piece": [
         ["independent", "--piece", "W2F", "-n", "5"],
         ["dominating", "--piece", "NN", "-n", "4"],
@@ -83,6 +90,7 @@ EXAMPLES: dict[str, list[list[str]]] = {
     "armies": [["peaceable-queens", "-n", "5", "--armies", "3"]],
     "white": [["peaceable", "--piece", "Q", "-n", "5", "--white", "3"]],
     "grid_file": [["queens-game", "--grid", GRID]],
+    "image_file": [["queens-game", "--image", IMAGE]],
     "stars": [["star-battle", "--grid", GRID, "--stars", "1"]],
     "blocked": [["queens", "-n", "6", "--blocked", "a1,c3,f6"]],
     "given": [
@@ -158,7 +166,17 @@ def test_print_problem_feeds_back_to_the_same_problem(
 ) -> None:
     grid = tmp_path / "grid.txt"
     grid.write_text("aabb\naabb\nccdd\nccdd\n")
-    argv = [command, *(str(grid) if word == GRID else word for word in words)]
+    image = tmp_path / "grid.png"
+    picture = Image.new("RGB", (200, 200), "white")
+    for corner, colour in zip(
+        [(20, 20), (100, 20), (20, 100), (100, 100)],
+        ["red", "green", "blue", "yellow"],
+        strict=True,
+    ):
+        picture.paste(colour, (*corner, corner[0] + 80, corner[1] + 80))
+    picture.save(image)
+    paths = {GRID: str(grid), IMAGE: str(image)}
+    argv = [command, *(paths.get(word, word) for word in words)]
     expected = problem_from(parse(argv))
     assert main([*argv, "--print-problem", form]) == 0
     printed, _ = capsys.readouterr()
@@ -185,7 +203,7 @@ PIECES = ["queen", "knight", "bishop", "rook", "king", "NN", "W2F", "QN", "FD"]
 @st.composite
 def problems(draw: st.DrawFn) -> Problem:
     rows, cols = draw(st.integers(1, 6)), draw(st.integers(1, 6))
-    board = Board(rows, cols, draw(st.booleans()))
+    board = Board(rows, cols, draw(st.sampled_from(Shape)))
     count = draw(st.integers(1, 3))
     names = draw(
         st.lists(st.text(min_size=1, max_size=8), min_size=count, max_size=count, unique=True)
@@ -216,7 +234,7 @@ def problems(draw: st.DrawFn) -> Problem:
     if dominating and draw(st.booleans()):
         dominated = frozenset(draw(st.lists(st.sampled_from(squares), min_size=1, unique=True)))
     free = 0
-    if count == 1 and not dominating and not board.torus:
+    if count == 1 and not dominating and not board.shape.joined:
         free = draw(st.integers(0, 2))
     try:
         return Problem(

@@ -15,11 +15,18 @@ def read_input(name: str, what: str, limit: int) -> str:
     ``limit`` bytes (UTF-8; a character that is not is replaced), without the
     byte-order mark some editors write first; a :class:`UsageError` when it cannot be
     read or is longer."""
+    data = read_bytes(name, what, limit)
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+def read_bytes(name: str, what: str, limit: int) -> bytes:
+    """The bytes of file ``name`` holding ``what``, at most ``limit`` of them; a
+    :class:`UsageError` when it cannot be read or is longer."""
     try:
         if name == STANDARD_INPUT:
             if sys.stdin is None:
                 raise UsageError(f"cannot read {what} from standard input: it is closed")
-            data = _read_bytes(sys.stdin, limit + 1)
+            data = _from_stream(sys.stdin, limit + 1)
         else:
             with open(name, "rb") as source:
                 data = source.read(limit + 1)
@@ -27,10 +34,10 @@ def read_input(name: str, what: str, limit: int) -> str:
         raise UsageError(f"cannot read {what} {name}: {error.strerror or error}") from None
     if len(data) > limit:
         raise UsageError(f"{name}: more than {_size(limit)}, too long for {what}")
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return data
 
 
-def _read_bytes(stream: TextIO, most: int) -> bytes:
+def _from_stream(stream: TextIO, most: int) -> bytes:
     """Up to ``most`` bytes of a text stream: from its bytes underneath where it has
     them, else (a stream in memory) its characters, encoded."""
     buffer = getattr(stream, "buffer", None)

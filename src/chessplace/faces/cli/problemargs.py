@@ -13,7 +13,7 @@ from chessplace.notation.options import PROBLEM_OPTIONS, RULE_OPTIONS, problem_f
 from chessplace.notation.problemfile import read_problem
 
 PROBLEM_FILE_SUFFIXES = (".json", ".toml")
-FLAGS = {"counts": "--count", "grid_file": "--grid"}
+FLAGS = {"counts": "--count", "grid_file": "--grid", "image_file": "--image"}
 """Options whose flag is not their name's."""
 
 
@@ -25,7 +25,7 @@ def problem_from(arguments: argparse.Namespace) -> Problem:
         return problem_from_attributes(with_grid(arguments))
     given = [
         name
-        for name in (*PROBLEM_OPTIONS, *RULE_OPTIONS, "grid_file")
+        for name in (*PROBLEM_OPTIONS, *RULE_OPTIONS, "grid_file", "image_file")
         if name != "grid" and getattr(arguments, name, None) not in (None, False)
     ]
     if given:

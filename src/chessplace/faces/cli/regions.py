@@ -21,6 +21,7 @@ from chessplace.faces.cli.argtypes import (
     positive_int,
 )
 from chessplace.faces.cli.exits import EXIT_NO, EXIT_OK, EXIT_STOPPED, UsageError, answer_written
+from chessplace.faces.cli.images import read_image_grid
 from chessplace.faces.cli.inputs import STANDARD_INPUT, read_input
 from chessplace.faces.cli.supervision import stop_on_interrupt, supervised
 from chessplace.faces.explain import explain
@@ -49,6 +50,13 @@ def add_grid_arguments(parser: argparse.ArgumentParser) -> None:
         "top rank first (or a JSON list of strings); - for stdin",
     )
     parser.add_argument(
+        "--image",
+        dest="image_file",
+        metavar="FILE",
+        help="queens-game, star-battle: the grid read from a screenshot of it (PNG, JPEG, "
+        "WebP, GIF, BMP; needs Pillow), in place of --grid",
+    )
+    parser.add_argument(
         "--stars", type=positive_int, metavar="K", help="star-battle: K stars per row (default 1)"
     )
 
@@ -63,10 +71,20 @@ def add_limit_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def with_grid(arguments: argparse.Namespace) -> argparse.Namespace:
-    """The arguments with ``grid`` holding the text of ``--grid FILE`` (or ``None``)."""
+    """The arguments with ``grid`` holding the text of ``--grid FILE`` or the grid read
+    from ``--image FILE`` (or ``None``)."""
+    return argparse.Namespace(**{**vars(arguments), "grid": grid_text(arguments)})
+
+
+def grid_text(arguments: argparse.Namespace) -> str | None:
+    """The grid of ``--grid FILE``, or the one read from the screenshot ``--image FILE``."""
     name = getattr(arguments, "grid_file", None)
-    text = None if name is None else read_grid(name)
-    return argparse.Namespace(**{**vars(arguments), "grid": text})
+    image = getattr(arguments, "image_file", None)
+    if name is not None and image is not None:
+        raise UsageError("--grid and --image both give the grid: give one")
+    if image is not None:
+        return read_image_grid(image)
+    return None if name is None else read_grid(name)
 
 
 def read_grid(name: str, what: str = "the grid") -> str:
@@ -211,8 +229,11 @@ def explain_command(arguments: argparse.Namespace) -> int:
 
 def hint_command(arguments: argparse.Namespace) -> int:
     """``chessplace hint``: the easiest next step from the pieces placed so far."""
-    if arguments.placed == STANDARD_INPUT and arguments.grid_file == STANDARD_INPUT:
-        raise UsageError("--grid and --placed cannot both be read from standard input")
+    if arguments.placed == STANDARD_INPUT and STANDARD_INPUT in (
+        arguments.grid_file,
+        arguments.image_file,
+    ):
+        raise UsageError("the grid and --placed cannot both be read from standard input")
     problem = _region_problem(arguments)
     placement = None
     if arguments.placed is not None:
@@ -272,9 +293,12 @@ def _stopped(arguments: argparse.Namespace, found: Explanation) -> int:
 def _region_problem(arguments: argparse.Namespace) -> Problem:
     if arguments.puzzle not in REGION_PUZZLES:
         raise UsageError(f"{arguments.command} takes {' or '.join(REGION_PUZZLES)}")
-    if arguments.grid_file is None:
-        raise UsageError(f"{arguments.puzzle} needs a grid of regions (--grid FILE)")
-    return region_puzzle(arguments.puzzle, read_grid(arguments.grid_file), arguments.stars)
+    text = grid_text(arguments)
+    if text is None:
+        raise UsageError(
+            f"{arguments.puzzle} needs a grid of regions (--grid FILE or --image FILE)"
+        )
+    return region_puzzle(arguments.puzzle, text, arguments.stars)
 
 
 def _explanation_json(problem: Problem, found: Explanation) -> dict[str, Any]:
