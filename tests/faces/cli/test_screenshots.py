@@ -19,26 +19,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from chessplace.core.regions import LABELS
 from chessplace.faces.cli import main
 from chessplace.forms import svg as svgboard
 from chessplace.making import new_puzzle
 from chessplace.notation.puzzles import region_puzzle
 from chessplace.notation.screenshot import MAX_PIXELS, ScreenshotError, grid_from_image
+from tests.faces.shots import LINKEDIN, STRONG, lettered, shot
 
-LINKEDIN = (
-    "#bba3e2", "#ffc992", "#96beff", "#b3dfa0", "#dfdfdf", "#ff7b60",
-    "#e6f388", "#b9b29e", "#dfa0bf", "#a3d2d8", "#62efea", "#ff93f3",
-)  # fmt: skip
-"""Colours like those of LinkedIn's Queens."""
-STRONG = (
-    "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4",
-    "#46f0f0", "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff",
-)  # fmt: skip
-"""Saturated colours, some of them dark."""
-PALETTES = {"linkedin": LINKEDIN, "strong": STRONG, "own": svgboard.region_palette()[:12]}
+OWN = svgboard.region_palette()[:12]
+"""The colours of the project's own drawing."""
 
 
 def _grid(puzzle: str, n: int, seed: int, stars: int | None = None) -> list[str]:
@@ -54,73 +45,12 @@ def grids() -> dict[int, list[str]]:
     return made | {10: _grid("star-battle", 10, seed=3, stars=2)}
 
 
-def _lettered(rows: list[str]) -> list[str]:
-    """The rows with regions lettered in reading order, as the reader letters them."""
-    order: dict[str, int] = {}
-    return ["".join(LABELS[order.setdefault(label, len(order))] for label in row) for row in rows]
-
-
-def _shot(
-    rows: list[str],
-    palette: tuple[str, ...] = LINKEDIN,
-    *,
-    cell: int = 60,
-    border: int = 4,
-    thin: int = 1,
-    wall: int = 3,
-    page: str = "white",
-    scale: float = 1.0,
-    noise: float = 0.0,
-    form: str = "PNG",
-) -> bytes:
-    """A screenshot of the grid: cells in the palette's colours (one per region, in
-    reading order), thin lines between cells, walls between regions, a border, on a page
-    with a title above and a button below; scaled (anti-aliased), noised, encoded."""
-    n = len(rows)
-    side = n * cell
-    left, top = 80, 200
-    image = Image.new("RGB", (side + 2 * left, side + 2 * top), page)
-    pen = ImageDraw.Draw(image)
-    order = list(dict.fromkeys("".join(rows)))
-    for row, labels in enumerate(rows):
-        for column, label in enumerate(labels):
-            x, y = left + column * cell, top + row * cell
-            colour = palette[order.index(label) % len(palette)]
-            pen.rectangle([x, y, x + cell - 1, y + cell - 1], fill=colour)
-    for k in range(1, n if thin else 0):
-        pen.line([left + k * cell, top, left + k * cell, top + side], fill="#555555", width=thin)
-        pen.line([left, top + k * cell, left + side, top + k * cell], fill="#555555", width=thin)
-    for row in range(n):
-        for column in range(n):
-            x, y = left + column * cell, top + row * cell
-            if column + 1 < n and rows[row][column] != rows[row][column + 1]:
-                pen.line([x + cell, y, x + cell, y + cell], fill="black", width=wall)
-            if row + 1 < n and rows[row][column] != rows[row + 1][column]:
-                pen.line([x, y + cell, x + cell, y + cell], fill="black", width=wall)
-    if border:
-        box = [left - border, top - border, left + side + border - 1, top + side + border - 1]
-        pen.rectangle(box, outline="black", width=border)
-    ink = "black" if page == "white" else "white"
-    pen.text((left, top - 60), "Queens #123 · 0:42", fill=ink)
-    pen.rounded_rectangle([left, top + side + 30, left + 120, top + side + 70], 12, "#0a66c2")
-    if scale != 1.0:
-        size = (round(image.width * scale), round(image.height * scale))
-        image = image.resize(size, Image.Resampling.LANCZOS)
-    if noise:
-        values = np.asarray(image, dtype=np.float32)
-        values += np.random.default_rng(7).normal(0, noise, values.shape)
-        image = Image.fromarray(np.clip(values, 0, 255).astype(np.uint8))
-    out = io.BytesIO()
-    image.save(out, form, **({"quality": 85} if form == "JPEG" else {}))
-    return out.getvalue()
-
-
 CASES: dict[str, tuple[int, dict[str, Any]]] = {
     "5, as drawn": (5, {}),
     "7, half size, noise": (7, {"scale": 0.5, "noise": 3.0}),
     "8, strong colours, dark page": (8, {"palette": STRONG, "page": "#1b1b1b"}),
     "8, JPEG, enlarged": (8, {"form": "JPEG", "scale": 1.7}),
-    "9, own colours, no thin lines": (9, {"palette": PALETTES["own"], "thin": 0}),
+    "9, own colours, no thin lines": (9, {"palette": OWN, "thin": 0}),
     "9, small cells, JPEG, noise": (9, {"cell": 26, "form": "JPEG", "noise": 2.0}),
     "11, a third, no border": (11, {"scale": 0.37, "border": 0, "wall": 4}),
     "11, twice, thick lines, WebP": (11, {"scale": 2.0, "thin": 3, "form": "WEBP"}),
@@ -132,7 +62,7 @@ CASES: dict[str, tuple[int, dict[str, Any]]] = {
 def test_a_drawn_grid_reads_back_as_its_regions(grids: dict[int, list[str]], case: str) -> None:
     n, drawing = CASES[case]
     rows = grids[n]
-    assert grid_from_image(_shot(rows, **drawing)) == _lettered(rows)
+    assert grid_from_image(shot(rows, **drawing)) == lettered(rows)
 
 
 @pytest.mark.parametrize("scale", [0.6, 1.0, 2.5])
@@ -145,25 +75,25 @@ def test_the_projects_own_drawing_of_a_grid_reads_back(
 
     rows = grids[8]
     png = svgboard.svg_to_png(problem_svg(region_puzzle("queens-game", "\n".join(rows))), scale)
-    assert grid_from_image(png) == _lettered(rows)
+    assert grid_from_image(png) == lettered(rows)
 
 
 def test_solve_reads_the_grid_from_an_image_as_from_its_text(
     grids: dict[int, list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = grids[8]
-    shot = tmp_path / "shot.jpg"
-    shot.write_bytes(_shot(rows, form="JPEG", scale=0.7, noise=2.0))
+    picture = tmp_path / "shot.jpg"
+    picture.write_bytes(shot(rows, form="JPEG", scale=0.7, noise=2.0))
     text = tmp_path / "grid.txt"
     text.write_text("\n".join(rows) + "\n")
     assert main(["solve", "queens-game", "--grid", str(text), "--json"]) == 0
     from_text = capsys.readouterr().out
-    assert main(["solve", "queens-game", "--image", str(shot), "--json"]) == 0
+    assert main(["solve", "queens-game", "--image", str(picture), "--json"]) == 0
     from_image = capsys.readouterr().out
     assert _pieces(from_image) == _pieces(from_text)
-    assert main(["solve", "queens-game", "--image", str(shot), "--print-problem", "toml"]) == 0
-    assert f"grid = {_lettered(rows)!r}".replace("'", '"') in capsys.readouterr().out
-    assert main(["hint", "queens-game", "--image", str(shot)]) == 0
+    assert main(["solve", "queens-game", "--image", str(picture), "--print-problem", "toml"]) == 0
+    assert f"grid = {lettered(rows)!r}".replace("'", '"') in capsys.readouterr().out
+    assert main(["hint", "queens-game", "--image", str(picture)]) == 0
     assert capsys.readouterr().out.startswith("[")  # [grade] rule …
 
 
@@ -202,9 +132,9 @@ def test_images_without_a_grid_are_refused_in_one_line(
     grids: dict[int, list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = grids[8]
-    twins = _shot(rows, palette=(LINKEDIN[0], *LINKEDIN[:11]))  # regions 1 and 2 alike
-    close = _shot(rows, palette=("#96beff", "#9cc2ff", *LINKEDIN[3:]))  # too close to tell
-    good = _shot(rows)
+    twins = shot(rows, palette=(LINKEDIN[0], *LINKEDIN[:11]))  # regions 1 and 2 alike
+    close = shot(rows, palette=("#96beff", "#9cc2ff", *LINKEDIN[3:]))  # too close to tell
+    good = shot(rows)
     most = f"the {MAX_PIXELS // 1_000_000} million read"
     refused = {
         "blank.png": (_flat("white"), "no grid of coloured squares found in the image"),

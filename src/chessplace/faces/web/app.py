@@ -43,6 +43,7 @@ from chessplace.faces.web.requests import (
     one_line,
     shorten,
 )
+from chessplace.faces.web.screenshots import read_screenshot
 from chessplace.runtime.control import Control
 
 
@@ -203,6 +204,22 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         if answer.status_code == 200 and json.loads(body).get("grid"):
             made.keep(request, body)
         return answer
+
+    @app.post(
+        "/api/screenshot",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"image/*": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        },
+    )
+    async def screenshot(request: Request) -> Response:
+        """The grid of a Queens game or Star Battle read from a screenshot of it (the
+        image's bytes as the body: PNG, JPEG, WebP, GIF or BMP), as ``--image`` reads
+        it: ``{"grid": rows, "n": n}``; no grid found is a 400 saying why."""
+        data = await request.body()
+        return await heavy(partial(read_screenshot, data), limits.default_seconds)
 
     @app.post("/api/jobs")
     async def start(request: JobRequest) -> dict[str, Any]:

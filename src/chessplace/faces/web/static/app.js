@@ -10,6 +10,7 @@ import { keepGame, keepOnLeaving, restoreGame } from "./keep.js";
 import { optionsChanged } from "./options.js";
 import { checked, copyDaily, hinted, moved, revealed } from "./play.js";
 import { showModes } from "./position.js";
+import { listenForScreenshots } from "./screenshot.js";
 import { browse, copyLink, downloadImage, downloadJSON, readHash, writeHash } from "./sharing.js";
 import { $, TASKS, getJSON, placesPawns, say, state } from "./state.js";
 import { rememberToggle } from "./stored.js";
@@ -50,6 +51,7 @@ function listen() {
   rememberToggle($("letters"), "letters", draw);
   rememberToggle($("auto-x"), "auto-x", draw);
   $("grid-text").addEventListener("change", gridTyped);
+  listenForScreenshots();
   $("paint").addEventListener("change", draw);
   $("cancel").addEventListener("click", cancel);
   $("next").addEventListener("click", () => browse(1));
