@@ -15,13 +15,7 @@ from chessplace.faces.cli import main
 from chessplace.faces.web.app import create_app
 from chessplace.faces.web.limits import Limits
 from chessplace.notation.options import problem_from_options
-from chessplace.notation.problemfile import (
-    from_data,
-    from_text,
-    read_problem,
-    to_text,
-    write_problem,
-)
+from chessplace.notation.problemfile import from_text, read_problem, write_problem
 
 EXAMPLE = {
     "puzzle": "queens",
@@ -95,13 +89,6 @@ def _from_cli(options: list[str]) -> Problem:
         numeric = {"n", "rows", "cols", "armies", "white", "exactly", "at_most", "at_least"}
         words[flag] = int(value) if flag in numeric else value
     return problem_from_options(options[0], **words)  # type: ignore[arg-type]
-
-
-def test_a_named_file_and_its_spelled_out_form_are_one_problem() -> None:
-    problem = from_data(EXAMPLE)
-    assert from_text(to_text(problem)) == problem
-    grid = from_data({"puzzle": "queens-game", "grid": ["aabb", "aabb", "ccdd", "ccdd"]})
-    assert from_text(to_text(grid)) == grid
 
 
 @pytest.mark.parametrize(
