@@ -15,7 +15,6 @@ import sys
 import termios
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -23,12 +22,6 @@ from chessplace.core.board import Board
 from chessplace.faces.cli import main
 from chessplace.forms.jsonio import read_placement
 from chessplace.notation.puzzles import queens
-from chessplace.runtime.journal import CheckpointMismatch, Journal, Schema
-
-
-class Done(NamedTuple):
-    nodes: int
-
 
 COMMAND = [sys.executable, "-m", "chessplace"]
 LONG_NAME = "a" * 300
@@ -88,28 +81,6 @@ def test_a_checkpoint_of_another_search_is_refused_before_the_work(
     other.write_text('{"rows": 30}\n')
     line = _error(capsys, "optimize", "peaceable-queens", *BIG, "--checkpoint", str(other))
     assert "not a chessplace checkpoint" in line
-
-
-def test_a_journal_says_how_its_header_differs(tmp_path: Path) -> None:
-    schema = Schema("chunk", Done, bool, bool, work="search", unit="chunk", redone="redone")
-    path = tmp_path / "journal.jsonl"
-    Journal(path, {"n": 16, "piece": "Q"}, schema).close()
-    with pytest.raises(CheckpointMismatch, match=r"different search: n 16, not 8$"):
-        Journal(path, {"n": 8, "piece": "Q"}, schema)
-
-
-@pytest.mark.parametrize("where", ["folder", "/dev/null"])
-def test_a_journal_that_is_not_a_regular_file_is_refused_untouched(
-    tmp_path: Path, where: str
-) -> None:
-    """A folder or a device as a journal (the research commands' --journal) is one
-    error, before a lock file is made beside it or anything is written."""
-    schema = Schema("chunk", Done, bool, bool, work="search", unit="chunk", redone="redone")
-    path = tmp_path if where == "folder" else Path(where)
-    before = sorted(path.parent.iterdir()) if where == "folder" else None
-    with pytest.raises(CheckpointMismatch, match=r"is not a regular file$"):
-        Journal(path, {"n": 8}, schema)
-    assert before is None or sorted(path.parent.iterdir()) == before
 
 
 def test_a_listing_stops_at_its_limit(capsys: pytest.CaptureFixture[str]) -> None:
