@@ -40,7 +40,10 @@ def anneal(  # type: ignore[no-untyped-def]
     np.random.seed(seed)
     squares = through.shape[0]
     lines = lengths.shape[0]
-    white_lines = np.zeros(squares, dtype=np.int32)
+    # Cleared and copied by loops: np.zeros and slices would each compile a helper.
+    white_lines = np.empty(squares, dtype=np.int32)
+    for s in range(squares):
+        white_lines[s] = 0
     for line in range(lines):
         if colours[line]:
             for k in range(lengths[line]):
@@ -55,7 +58,8 @@ def anneal(  # type: ignore[no-untyped-def]
     current = _score(white, black, fixed_white, balance)
     best_score = current
     best_white, best_black = white, black
-    best[:] = colours
+    for line in range(lines):
+        best[line] = colours[line]
     ratio = (cold / hot) ** (1.0 / max(steps - 1, 1))
     temperature = hot
     for _ in range(steps):
@@ -89,6 +93,7 @@ def anneal(  # type: ignore[no-untyped-def]
             if current > best_score:
                 best_score = current
                 best_white, best_black = white, black
-                best[:] = colours
+                for other in range(lines):
+                    best[other] = colours[other]
         temperature *= ratio
     return best_white, best_black

@@ -39,6 +39,10 @@ from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
 
+WHITE, BLACK = np.int64(1), np.int64(-1)
+"""The signs :func:`_side` and :func:`_sort_side` take: NumPy integers, so that Numba
+compiles each once for both (the literals 1 and -1 would each compile on their own)."""
+
 
 @njit(nogil=True, cache=True)
 def _sort_side(ps, qs, first, k, sign):  # type: ignore[no-untyped-def]
@@ -116,8 +120,8 @@ def family_reaches(first, last, white, black, target, weights, ps, qs):  # type:
         if b + tied_b >= target:
             return True
         b += tied_b
-        whites = _side(first, last, white, black, alpha, beta, 1, ps, qs)
-        _sort_side(ps, qs, 0, whites, -1)
+        whites = _side(first, last, white, black, alpha, beta, WHITE, ps, qs)
+        _sort_side(ps, qs, 0, whites, BLACK)
         for i in range(whites):
             p = ps[i]
             q = qs[i]
@@ -134,8 +138,8 @@ def family_reaches(first, last, white, black, target, weights, ps, qs):  # type:
     if w + tied_w >= target:
         return True
     w += tied_w  # they cross among the black lines: whiten more
-    blacks = _side(first, last, white, black, alpha, beta, -1, ps, qs)
-    _sort_side(ps, qs, 0, blacks, 1)
+    blacks = _side(first, last, white, black, alpha, beta, BLACK, ps, qs)
+    _sort_side(ps, qs, 0, blacks, WHITE)
     for i in range(blacks):
         p = ps[i]
         q = qs[i]
@@ -166,8 +170,8 @@ def family_pair_reaches(first, last, white, black, white_target, target, weights
         if b + tied_b >= target:
             return True
         b += tied_b
-        whites = _side(first, last, white, black, alpha, beta, 1, ps, qs)
-        _sort_side(ps, qs, 0, whites, -1)
+        whites = _side(first, last, white, black, alpha, beta, WHITE, ps, qs)
+        _sort_side(ps, qs, 0, whites, BLACK)
         for i in range(whites):
             p = ps[i]
             q = qs[i]
@@ -181,8 +185,8 @@ def family_pair_reaches(first, last, white, black, white_target, target, weights
     if w + tied_w >= white_target:  # among the tied lines, a share of them white
         return b * tied_w + tied_b * (w + tied_w - white_target) >= target * tied_w
     w += tied_w  # among the black lines: whiten the best ratios
-    blacks = _side(first, last, white, black, alpha, beta, -1, ps, qs)
-    _sort_side(ps, qs, 0, blacks, 1)
+    blacks = _side(first, last, white, black, alpha, beta, BLACK, ps, qs)
+    _sort_side(ps, qs, 0, blacks, WHITE)
     for i in range(blacks):
         p = ps[i]
         q = qs[i]
@@ -196,10 +200,11 @@ def family_pair_reaches(first, last, white, black, white_target, target, weights
 
 
 @njit(nogil=True, cache=True)
-def _rank_file_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
-    """The product bound for every count of labelled ranks and files: on min(W, B)
-    when ``white_target`` < 0, else on B given W >= ``white_target`` (-1: unreachable)."""
-    table = np.full((rows + 1, rows + 1, cols + 1, cols + 1), -1, dtype=np.int32)
+def _rank_file_table(rows, cols, white_target, table):  # type: ignore[no-untyped-def]
+    """Fill ``table`` (-1 everywhere, made by the caller: np.full would compile a
+    helper) with the product bound for every count of labelled ranks and files: on
+    min(W, B) when ``white_target`` < 0, else on B given W >= ``white_target`` (-1:
+    unreachable)."""
     for rw in range(rows + 1):
         for rb in range(rows + 1 - rw):
             ru = rows - rw - rb
@@ -216,18 +221,23 @@ def _rank_file_table(rows, cols, white_target):  # type: ignore[no-untyped-def]
                             elif white >= white_target:
                                 best = max(best, black)
                     table[rw, rb, cw, cb] = best
-    return table
 
 
 @cache
 def pair_table(rows: int, cols: int, white_target: int) -> np.ndarray:
     """``table[rw, rb, cw, cb]``: the most black squares (-1: none) with at least
     ``white_target`` white ones, white in white ranks × files, black in black × black."""
-    return _rank_file_table(rows, cols, white_target)  # type: ignore[no-any-return]
+    return _filled_table(rows, cols, white_target)
 
 
 @cache
 def product_table(rows: int, cols: int) -> np.ndarray:
     """``table[rw, rb, cw, cb]``: the product bound with ``rw`` white and ``rb`` black
     ranks, ``cw`` white and ``cb`` black files labelled."""
-    return _rank_file_table(rows, cols, -1)  # type: ignore[no-any-return]
+    return _filled_table(rows, cols, -1)
+
+
+def _filled_table(rows: int, cols: int, white_target: int) -> np.ndarray:
+    table = np.full((rows + 1, rows + 1, cols + 1, cols + 1), -1, dtype=np.int32)
+    _rank_file_table(rows, cols, white_target, table)
+    return table

@@ -208,26 +208,49 @@ def search(  # type: ignore[no-untyped-def]
     lines = length.shape[0]
     families = family_start.shape[0] - 1
     squares = through.shape[0]
-    white = length.copy()
-    black = length.copy()
-    white_dead = np.zeros(squares, dtype=np.int32)
-    black_dead = np.zeros(squares, dtype=np.int32)
-    label = np.full(lines, -1, dtype=np.int32)
-    labels = np.full(lines, -1, dtype=np.int32)  # by position
-    counts = np.zeros((families, 2), dtype=np.int32)  # lines labelled per family and colour
-    family_of = np.zeros(lines, dtype=np.int32)
+    # Filled by loops: np.zeros, np.full and copies would each compile a helper.
+    white = np.empty(lines, dtype=np.int32)
+    black = np.empty(lines, dtype=np.int32)
+    label = np.empty(lines, dtype=np.int32)
+    labels = np.empty(lines, dtype=np.int32)  # by position
+    family_of = np.empty(lines, dtype=np.int32)
+    ps = np.empty(lines, dtype=np.int64)
+    qs = np.empty(lines, dtype=np.int64)
+    for line in range(lines):
+        white[line] = length[line]
+        black[line] = length[line]
+        label[line] = -1
+        labels[line] = -1
+        ps[line] = 0
+        qs[line] = 0
     for f in range(families):
-        family_of[family_start[f] : family_start[f + 1]] = f
-    ps = np.zeros(lines, dtype=np.int64)
-    qs = np.zeros(lines, dtype=np.int64)
-    weights = np.ones((families, 2), dtype=np.int64)  # each family's last crossing ratio
-    choices = np.zeros((lines + 1, 2), dtype=np.int32)
-    taken = np.zeros(lines + 1, dtype=np.int32)
-    available = np.zeros(lines + 1, dtype=np.int32)
+        for line in range(family_start[f], family_start[f + 1]):
+            family_of[line] = f
+    white_dead = np.empty(squares, dtype=np.int32)
+    black_dead = np.empty(squares, dtype=np.int32)
+    for s in range(squares):
+        white_dead[s] = 0
+        black_dead[s] = 0
+    counts = np.empty((families, 2), dtype=np.int32)  # lines labelled per family and colour
+    weights = np.empty((families, 2), dtype=np.int64)  # each family's last crossing ratio
+    for f in range(families):
+        for side in range(2):
+            counts[f, side] = 0
+            weights[f, side] = 1
+    choices = np.empty((lines + 1, 2), dtype=np.int32)
+    taken = np.empty(lines + 1, dtype=np.int32)
+    available = np.empty(lines + 1, dtype=np.int32)
+    chosen = np.empty(lines + 1, dtype=np.int32)  # the line labelled at each depth
+    for level in range(lines + 1):
+        choices[level, 0] = 0
+        choices[level, 1] = 0
+        taken[level] = 0
+        available[level] = 0
+        chosen[level] = 0
 
-    base = 0
+    base = np.int64(0)  # not the literal 0: callees would compile for it too
     for line in range(prefix.shape[0]):
-        colour = prefix[line]
+        colour = np.int32(prefix[line])  # the type of the other colours passed to _label
         if colour >= 0:
             _label(
                 line, colour, start, length, members, through, white_dead, black_dead, white, black
@@ -238,7 +261,6 @@ def search(  # type: ignore[no-untyped-def]
     for p in range(min(base, symmetric)):
         labels[p] = label[order[p]]
 
-    chosen = np.zeros(lines + 1, dtype=np.int32)  # the line labelled at each depth
     collect = split == lines  # every leaf is written to ``out``, filled
     free = max(symmetric, static, base, -1 if collect else split)  # then it picks lines
     after = 2 if product else 0  # the families it picks from start here
@@ -276,7 +298,8 @@ def search(  # type: ignore[no-untyped-def]
                     weights,
                 )
             if alive and depth == split and not collect:
-                out[written, :] = label
+                for line in range(lines):
+                    out[written, line] = label[line]
                 written += 1
                 if written == out.shape[0]:
                     return FULL, best, nodes, written, target

@@ -33,14 +33,23 @@ EXHAUSTED, PAUSED, LIMIT = 0, 1, 2
 DEAD, SOLVED, BRANCH = -1, 1, 0
 
 
+UNIT_ROWS = 5
+"""Rows of the scratch per unit that :func:`search` hands :func:`_choose`: free squares
+per rank, per file and per region, whether a region is tight, its 2×2 boxes."""
+
+
 @njit(nogil=True, cache=True)
-def _pair_room(a, b):  # type: ignore[no-untyped-def]
-    """The most non-touching pieces two neighbouring lines of 0/1 flags can hold (one
-    line: pass it as both)."""
+def _pair_room(free, u, v, by_file):  # type: ignore[no-untyped-def]
+    """The most non-touching pieces two neighbouring ranks ``u`` and ``v`` (files, with
+    ``by_file``) can hold on their free squares (one line: pass it as both)."""
     count = 0
     index = 0
-    while index < a.shape[0]:
-        if a[index] or b[index]:
+    while index < free.shape[0]:
+        if by_file:
+            open_here = free[index, u] or free[index, v]
+        else:
+            open_here = free[u, index] or free[v, index]
+        if open_here:
             count += 1
             index += 2
         else:
@@ -49,20 +58,25 @@ def _pair_room(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True)
-def _area_room_short(n, k, region, free, areas, area_free):  # type: ignore[no-untyped-def]
+def _area_room_short(n, k, region, free, areas, units, covered):  # type: ignore[no-untyped-def]
     """Whether some region cannot hold the pieces it still needs apart: its free
     squares are covered by 2×2 boxes (greedily, in reading order), and a box holds
     at most one piece, since its squares all touch. Only a region needing d ≥ 2
     pieces with at most 4(d − 1) free squares can fall short (a box covers at most
-    four), so the others are not covered at all."""
-    tight = np.zeros(n, np.uint8)
+    four), so the others are not covered at all. ``units[2]`` holds each region's free
+    squares; ``units[3]``, ``units[4]`` and ``covered`` are scratch."""
+    area_free, tight, boxes = units[2], units[3], units[4]
+    any_tight = False
     for g in range(n):
         need = k - areas[g]
         tight[g] = need >= 2 and area_free[g] <= 4 * (need - 1)
-    if not tight.any():
+        any_tight = any_tight or tight[g] != 0
+        boxes[g] = 0
+    if not any_tight:
         return False
-    covered = np.zeros((n, n), np.uint8)
-    boxes = np.zeros(n, np.int64)
+    for r in range(n):
+        for f in range(n):
+            covered[r, f] = 0
     for r in range(n):
         for f in range(n):
             if not free[r, f] or covered[r, f] or not tight[region[r, f]]:
@@ -91,16 +105,19 @@ def _area_room_short(n, k, region, free, areas, area_free):  # type: ignore[no-u
 
 
 @njit(nogil=True, cache=True)
-def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no-untyped-def]
-    """DEAD, SOLVED, or BRANCH with ``choice`` = (rank, file) of the square to branch on."""
+def _choose(n, k, region, free, ranks, files, areas, choice, units, covered):  # type: ignore[no-untyped-def]
+    """DEAD, SOLVED, or BRANCH with ``choice`` = (rank, file) of the square to branch on;
+    ``units`` (:data:`UNIT_ROWS` × n) and ``covered`` (n × n) are scratch."""
     placed = 0
     for r in range(n):
         placed += ranks[r]
     if placed == n * k:
         return SOLVED
-    rank_free = np.zeros(n, np.int64)
-    file_free = np.zeros(n, np.int64)
-    area_free = np.zeros(n, np.int64)
+    rank_free, file_free, area_free = units[0], units[1], units[2]
+    for u in range(n):
+        rank_free[u] = 0
+        file_free[u] = 0
+        area_free[u] = 0
     for r in range(n):
         for f in range(n):
             if free[r, f]:
@@ -127,18 +144,17 @@ def _choose(n, k, region, free, ranks, files, areas, choice):  # type: ignore[no
     if kind < 0:
         return DEAD
     if k > 1:
-        columns = free.T
         for u in range(n):
-            if k - ranks[u] > 0 and _pair_room(free[u], free[u]) < k - ranks[u]:
+            if k - ranks[u] > 0 and _pair_room(free, u, u, False) < k - ranks[u]:
                 return DEAD
-            if k - files[u] > 0 and _pair_room(columns[u], columns[u]) < k - files[u]:
+            if k - files[u] > 0 and _pair_room(free, u, u, True) < k - files[u]:
                 return DEAD
         for u in range(n - 1):
-            if _pair_room(free[u], free[u + 1]) < 2 * k - ranks[u] - ranks[u + 1]:
+            if _pair_room(free, u, u + 1, False) < 2 * k - ranks[u] - ranks[u + 1]:
                 return DEAD
-            if _pair_room(columns[u], columns[u + 1]) < 2 * k - files[u] - files[u + 1]:
+            if _pair_room(free, u, u + 1, True) < 2 * k - files[u] - files[u + 1]:
                 return DEAD
-        if _area_room_short(n, k, region, free, areas, area_free):
+        if _area_room_short(n, k, region, free, areas, units, covered):
             return DEAD
     for r in range(n):
         for f in range(n):
@@ -163,10 +179,11 @@ def place(n, k, region, free, ranks, files, areas, r, f):  # type: ignore[no-unt
     for rr in range(max(0, r - 1), min(n, r + 2)):
         for ff in range(max(0, f - 1), min(n, f + 2)):
             free[rr, ff] = 0
-    if ranks[r] == k:
-        free[r, :] = 0
-    if files[f] == k:
-        free[:, f] = 0
+    for u in range(n):
+        if ranks[r] == k:
+            free[r, u] = 0
+        if files[f] == k:
+            free[u, f] = 0
     if areas[g] == k:
         for rr in range(n):
             for ff in range(n):
@@ -187,7 +204,12 @@ def search(  # type: ignore[no-untyped-def]
     [depth, solutions found, index of the first solution to keep]: solution
     number ``j`` goes to ``out[j - state[2]]`` while that row exists. Stops at
     ``limit`` solutions (``limit`` < 0: never). Returns EXHAUSTED, PAUSED or LIMIT.
+
+    Arrays are copied and cleared by loops, not by slices or NumPy's functions: each of
+    those compiles a helper of its own, and they cost a first run most of its time.
     """
+    units = np.empty((UNIT_ROWS, n), np.int64)
+    covered = np.empty((n, n), np.uint8)
     d = state[0]
     nodes = 0
     while d >= 0:
@@ -196,14 +218,17 @@ def search(  # type: ignore[no-untyped-def]
                 state[0] = d
                 return PAUSED
             nodes += 1
-            verdict = _choose(n, k, region, free[d], ranks[d], files[d], areas[d], chosen[d])
+            verdict = _choose(
+                n, k, region, free[d], ranks[d], files[d], areas[d], chosen[d], units, covered
+            )
             if verdict == DEAD:
                 d -= 1
                 continue
             if verdict == SOLVED:
                 slot = state[1] - state[2]
                 if 0 <= slot < out.shape[0]:
-                    out[slot, :] = path
+                    for i in range(path.shape[0]):
+                        out[slot, i] = path[i]
                 state[1] += 1
                 d -= 1
                 if limit >= 0 and state[1] >= limit:
@@ -215,10 +240,12 @@ def search(  # type: ignore[no-untyped-def]
             d -= 1
             continue
         r, f = chosen[d, 0], chosen[d, 1]
-        free[d + 1] = free[d]
-        ranks[d + 1] = ranks[d]
-        files[d + 1] = files[d]
-        areas[d + 1] = areas[d]
+        for u in range(n):
+            for v in range(n):
+                free[d + 1, u, v] = free[d, u, v]
+            ranks[d + 1, u] = ranks[d, u]
+            files[d + 1, u] = files[d, u]
+            areas[d + 1, u] = areas[d, u]
         phase[d + 1] = 0
         placed[d + 1] = placed[d]
         if phase[d] == 1:

@@ -37,11 +37,17 @@ def _search(cover, degree, pieces, steps, seed, tenure, out):  # type: ignore[no
     to ``out`` and the number of squares left uncovered is returned (0: found)."""
     np.random.seed(seed)
     squares = degree.shape[0]
-    count = np.zeros(squares, dtype=np.int32)
-    taken = np.zeros(squares, dtype=np.bool_)
-    mark = np.zeros(squares, dtype=np.bool_)
+    # Cleared and copied by loops: np.zeros and slices would each compile a helper.
+    count = np.empty(squares, dtype=np.int32)
+    taken = np.empty(squares, dtype=np.bool_)
+    mark = np.empty(squares, dtype=np.bool_)
     open_squares = np.empty(squares, dtype=np.int32)
-    tabu = np.zeros(squares, dtype=np.int64)
+    tabu = np.empty(squares, dtype=np.int64)
+    for s in range(squares):
+        count[s] = 0
+        taken[s] = False
+        mark[s] = False
+        tabu[s] = 0
     fewest = squares + 1
     position = np.empty(pieces, dtype=np.int32)
     for i in range(pieces):
@@ -59,7 +65,8 @@ def _search(cover, degree, pieces, steps, seed, tenure, out):  # type: ignore[no
                 open_squares[uncovered] = s
                 uncovered += 1
         if uncovered == 0:
-            out[:] = position
+            for i in range(pieces):
+                out[i] = position[i]
             return 0
         fewest = min(fewest, uncovered)
         target = open_squares[np.random.randint(uncovered)]
