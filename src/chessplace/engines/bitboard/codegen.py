@@ -15,6 +15,12 @@ shifts those leaps need. Every row's allowed columns come in as a
 ``forbid`` mask per row, so one compiled search serves every subproblem
 (prefix rows forbid all but their column) and every pruning rule.
 
+The same source runs uncompiled too (:func:`source` with ``compiled`` false): plain
+Python integers then stand for the 64-bit words (bits shifted past the board's
+side are masked off wherever they would be read, as in the compiled search) and
+:mod:`chessplace.engines.bitboard.interpreted` supplies the helpers. It answers a
+small count in less time than compiling takes.
+
 A search stops when asked: each iteration of the loops of rows 2 down to
 :data:`STOP_ROWS_BELOW` rows above the bottom (see :func:`checks_stop`)
 reads a one-byte flag another thread may set, and returns :data:`STOPPED`
@@ -70,12 +76,19 @@ class Shape:
 
 
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool) -> None:
         self.lines: list[str] = []
         self.level = 0
+        self.compiled = compiled
 
     def __call__(self, line: str) -> None:
         self.lines.append("    " * self.level + line)
+
+    def function(self, header: str) -> None:
+        """A function's first line, compiled by Numba when the source is."""
+        if self.compiled:
+            self("@njit(nogil=True, cache=True)")
+        self(header)
 
     @contextmanager
     def block(self, header: str) -> Iterator[None]:
@@ -92,8 +105,9 @@ def checks_stop(n: int, row: int) -> bool:
     return 2 <= row < n - 1 and row <= max(2, n - 1 - STOP_ROWS_BELOW)
 
 
-def source(shape: Shape) -> str:
-    """A module defining ``search(forbid, first, out, stop) -> (found, classes)``.
+def source(shape: Shape, compiled: bool = True) -> str:
+    """A module defining ``search(forbid, first, out, stop) -> (found, classes)``,
+    compiled by Numba, or plain Python when not ``compiled``.
 
     ``forbid[r]`` masks the columns row r may not use; ``first`` is the
     first row's column. When counting plainly, ``found`` and ``classes`` both
@@ -108,10 +122,15 @@ def source(shape: Shape) -> str:
     n = shape.n
     # The bottom segment is the one entered most often: give it the most rows.
     starts = sorted({max(0, end - SEGMENT_ROWS) for end in range(n, 0, -SEGMENT_ROWS)} | {0})
-    write = _Writer()
-    write("import numpy as np")
-    write("from numba import njit, uint64")
-    write("from chessplace.engines.bitboard.leaf import class_size, popcount, write_columns")
+    write = _Writer(compiled)
+    if compiled:
+        write("import numpy as np")
+        write("from numba import njit, uint64")
+        write("from chessplace.engines.bitboard.leaf import class_size, popcount, write_columns")
+    else:
+        write("from chessplace.engines.bitboard.interpreted import class_size, popcount")
+        write("from chessplace.engines.bitboard.interpreted import write_columns")
+        write("uint64 = int  # Python's integers for the words")
     write("")
     for index in reversed(range(len(starts))):
         end = starts[index + 1] if index + 1 < len(starts) else n
@@ -153,8 +172,7 @@ _PASSED = ["forbid", "required", "bits", "scratch", "first", "out", "stop", "fou
 
 def _segment(write: _Writer, shape: Shape, index: int, start: int, end: int) -> None:
     n = shape.n
-    write("@njit(nogil=True, cache=True)")
-    write(f"def segment{index}({', '.join([*_state(shape, start - 1), *_PASSED])}):")
+    write.function(f"def segment{index}({', '.join([*_state(shape, start - 1), *_PASSED])}):")
     write.level = 1
     write(f"full = uint64({(1 << n) - 1})")
     write("one = uint64(1)")
@@ -300,18 +318,28 @@ def _leaf(write: _Writer, shape: Shape, start: int) -> None:
 
 def _entry(write: _Writer, shape: Shape) -> None:
     n = shape.n
-    write("@njit(nogil=True, cache=True)")
-    with write.block("def search(forbid, first, out, stop):"):
-        write(f"full = uint64({(1 << n) - 1})")
-        write("zero = uint64(0)")
-        write("# A column forbidden in every later row must be taken by this one.")
-        write(f"required = np.zeros({n}, dtype=np.uint64)")
-        write("later = full")
-        with write.block(f"for row in range({n - 2}, -1, -1):"):
-            write("later &= forbid[row + 1]")
-            write("required[row] = later")
-        write(f"bits = np.zeros({n}, dtype=np.uint64)")
-        write(f"scratch = np.zeros((2, {n}), dtype=np.int64)")
-        empty = ", ".join("zero" for _ in _state(shape, -1))
-        passed = "forbid, required, bits, scratch, first, out, stop, 0"
-        write(f"return segment0({empty}, {passed})")
+    write.function("def search(forbid, first, out, stop):")
+    write.level = 1
+    write(f"full = uint64({(1 << n) - 1})")
+    write("zero = uint64(0)")
+    if write.compiled:  # filled by a loop: np.zeros would compile a helper of its own
+        write(f"required = np.empty({n}, dtype=np.uint64)")
+        write(f"bits = np.empty({n}, dtype=np.uint64)")
+        write(f"scratch = np.empty((2, {n}), dtype=np.int64)")
+        with write.block(f"for row in range({n}):"):
+            write("required[row] = zero")
+            write("bits[row] = zero")
+    else:
+        write("forbid = [int(word) for word in forbid]")
+        write(f"required = [0] * {n}")
+        write(f"bits = [0] * {n}")
+        write("scratch = None")
+    write("# A column forbidden in every later row must be taken by this one.")
+    write("later = full")
+    with write.block(f"for row in range({n - 2}, -1, -1):"):
+        write("later &= forbid[row + 1]")
+        write("required[row] = later")
+    empty = ", ".join("zero" for _ in _state(shape, -1))
+    passed = "forbid, required, bits, scratch, first, out, stop, 0"
+    write(f"return segment0({empty}, {passed})")
+    write.level = 0

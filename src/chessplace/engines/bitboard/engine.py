@@ -24,6 +24,12 @@ from chessplace.engines.support.jitcache import search_of
 from chessplace.runtime import compiling
 from chessplace.runtime.control import Control
 
+INTERPRET_UP_TO = 5_000
+"""Placements met (estimated) up to which a search not compiled yet runs in plain
+Python, where it meets some 3,000 to 12,000 a second (amazons to queens), while
+compiling it takes two to four seconds. A count by classes meets one placement of
+each class, about an eighth of them; a plain count or a listing meets every one."""
+
 
 class BitboardEngine(Engine):
     """Counts with the compiled kernel, split into subproblems of the first two rows.
@@ -31,6 +37,11 @@ class BitboardEngine(Engine):
     ``workers`` threads (default: every core), or a Dask cluster (``dask``:
     an address, or ``local``); ``checkpoint`` names a file of finished
     subproblems to resume from.
+
+    A count or listing estimated to meet no more than :data:`INTERPRET_UP_TO`
+    placements runs the search in plain Python while this machine has not compiled it
+    yet (:mod:`~chessplace.engines.bitboard.interpreted`): a second or two at most,
+    where compiling takes several.
 
     A position is counted too: blocked squares and given pieces as masks per row,
     and for queens and rooks pawns, given or placed (the n+k queens problem), by the
@@ -90,14 +101,16 @@ class BitboardEngine(Engine):
                 "the bitboard search counts the classes of a symmetric position for "
                 "queens and rooks only: count without unique, or with solver cpsat"
             )
-        if self.dask in (None, "local"):  # this machine's cache serves the workers
-            shape = shape_of(problem.armies[0].piece, spec.n, collect=False, plain=spec.plain)
+        shape = shape_of(problem.armies[0].piece, spec.n, collect=False, plain=spec.plain)
+        interpret = self._interprets(problem, shape)
+        if self.dask in (None, "local") and not interpret:
+            # Compiled here first: this machine's cache serves the workers.
             if not _compiled_first(shape, control):
                 note = f"stopped while compiling the {spec.n}×{spec.n} search (once per machine)"
                 return Result(Status.PARTIAL, self.name, count=0, note=note)
             compiled(shape)
         tasks = plain_subproblems(spec) if spec.plain else class_subproblems(spec.n)
-        tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint)
+        tally = run_count(spec, tasks, control, self.workers, self.dask, self.checkpoint, interpret)
         return tally.result(self.name, unique, "subproblems")
 
     def _count_segments(self, problem: Problem, control: Control, unique: bool) -> Result:
@@ -125,13 +138,15 @@ class BitboardEngine(Engine):
         from chessplace.engines.bitboard.tasks import solutions_of
 
         spec = _spec(problem)
-        if not _compiled_first(shape_of(problem.armies[0].piece, spec.n, collect=True), control):
+        shape = shape_of(problem.armies[0].piece, spec.n, collect=True)
+        interpret = self._interprets(problem, shape)
+        if not interpret and not _compiled_first(shape, control):
             return
         last = spec.n - 1
         stop = stop_flag()
         with control.interrupting(lambda: stop.fill(1)):
             for task in mirror_subproblems(spec.n, _split_rows(spec.n)):
-                for columns in solutions_of(spec, task.prefix, stop):
+                for columns in solutions_of(spec, task.prefix, stop, interpret):
                     if control.stopped:
                         return
                     squares = [(int(c), rank) for rank, c in enumerate(columns)]
@@ -141,6 +156,20 @@ class BitboardEngine(Engine):
                         yield Placement.from_squares(problem, [mirror])
                 if control.stopped:
                     return
+
+    def _interprets(self, problem: Problem, shape: Shape) -> bool:
+        """True when the search for ``shape`` is to run in plain Python: on this
+        machine's threads, not compiled here yet, and estimated small."""
+        from chessplace.engines.bitboard.kernel import compiled_before
+        from chessplace.engines.support.estimate import placements_estimate
+
+        if self.dask is not None or compiled_before(shape):
+            return False
+        estimate = placements_estimate(problem)
+        if estimate is None:
+            return False
+        met = estimate if shape.plain or shape.collect else estimate / 8
+        return met <= INTERPRET_UP_TO
 
 
 def _compiled_first(shape: Shape, control: Control) -> bool:

@@ -49,8 +49,10 @@ def run_count(
     workers: int | None = None,
     dask: str | None = None,
     checkpoint: Path | None = None,
+    interpret: bool = False,
 ) -> Tally:
-    """Count every subproblem not already in the checkpoint; stop early on request.
+    """Count every subproblem not already in the checkpoint (``interpret``: by the
+    search in plain Python); stop early on request.
 
     On local threads a stop reaches the searches under way through a shared
     flag (they return within milliseconds, their work discarded, never
@@ -78,7 +80,7 @@ def run_count(
     control.report(count=solutions, done=len(done), total=len(tasks), message=said)
 
     def submit(pool: cf.Executor, task: Subproblem) -> cf.Future[Any]:
-        return pool.submit(count_prefix, spec, task.prefix, stop)
+        return pool.submit(count_prefix, spec, task.prefix, stop, interpret)
 
     try:
         for task, (found, found_classes) in _counted_parts(

@@ -12,6 +12,7 @@ import numpy as np
 
 from chessplace.core.pieces import piece_from_text
 from chessplace.engines.bitboard.codegen import STOPPED
+from chessplace.engines.bitboard.interpreted import interpreted
 from chessplace.engines.bitboard.kernel import Search, compiled, shape_of, stop_flag
 from chessplace.engines.bitboard.split import CountSpec, class_pruning
 
@@ -19,8 +20,11 @@ _BATCH = 1 << 12
 """Solutions a listing search hands out at a time."""
 
 
-def _search(spec: CountSpec, collect: bool) -> Search:
-    return compiled(shape_of(piece_from_text(spec.betza), spec.n, collect, spec.plain))
+def _search(spec: CountSpec, collect: bool, interpret: bool) -> Search:
+    """The compiled search for ``spec``, or with ``interpret`` the same search in plain
+    Python (:mod:`chessplace.engines.bitboard.interpreted`)."""
+    shape = shape_of(piece_from_text(spec.betza), spec.n, collect, spec.plain)
+    return interpreted(shape) if interpret else compiled(shape)
 
 
 def _forcing(n: int, prefix: tuple[int, ...]) -> np.ndarray:
@@ -33,22 +37,26 @@ def _forcing(n: int, prefix: tuple[int, ...]) -> np.ndarray:
 
 
 def count_prefix(
-    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray | None = None
+    spec: CountSpec,
+    prefix: tuple[int, ...],
+    stop: np.ndarray | None = None,
+    interpret: bool = False,
 ) -> tuple[int, int] | None:
     """(solutions, symmetry classes) whose smallest member completes ``prefix``,
     or ``None`` when ``stop`` (a :func:`~chessplace.engines.bitboard.kernel.stop_flag`
-    shared with the caller's thread) was set before the search finished."""
+    shared with the caller's thread) was set before the search finished; ``interpret``:
+    by the search in plain Python."""
     rules = spec.forbidden() if spec.plain else class_pruning(spec.n, prefix)
     forbid = _forcing(spec.n, prefix) | rules
     nothing = np.zeros((0, spec.n), dtype=np.int64)
-    found, classes = _search(spec, False)(
+    found, classes = _search(spec, False, interpret)(
         forbid, prefix[0], nothing, stop_flag() if stop is None else stop
     )
     return None if found == STOPPED else (found, classes)
 
 
 def solutions_of(
-    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray
+    spec: CountSpec, prefix: tuple[int, ...], stop: np.ndarray, interpret: bool = False
 ) -> Iterator[np.ndarray]:
     """Column arrays of every solution completing ``prefix``, in order (rows read as
     a sequence of columns), a batch of bounded size at a time.
@@ -56,9 +64,10 @@ def solutions_of(
     A full batch is handed out and the search goes on after its last
     solution, so memory stays flat, no solution waits for more than a
     batch and none is searched twice. Once ``stop`` is set the solutions
-    end, without those of the batch under way.
+    end, without those of the batch under way. ``interpret``: by the search in plain
+    Python.
     """
-    search = _search(spec, True)
+    search = _search(spec, True, interpret)
     out = np.zeros((_BATCH, spec.n), dtype=np.int64)
     pending = [_forcing(spec.n, prefix)]  # masks still to search, the next one last
     while pending and not stop[0]:
