@@ -7,10 +7,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import httpx
+
+from tests.waiting import wait_until
 
 
 def _stat(pid: int | str) -> list[str] | None:
@@ -70,6 +72,22 @@ def running(fragment: str, among: Iterable[int] | None = None) -> list[int]:
     return found
 
 
+def lasting_child(parent: int, seconds: float) -> Callable[[], bool]:
+    """A condition to poll: some child of ``parent`` has been seen for ``seconds`` (a long
+    solve, not one that ends by itself and would leave on its own)."""
+    seen: dict[int, float] = {}
+
+    def condition() -> bool:
+        now = time.monotonic()
+        running = children(parent)
+        for pid in list(seen):
+            if pid not in running:
+                del seen[pid]
+        return any(now - seen.setdefault(pid, now) >= seconds for pid in running)
+
+    return condition
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -83,15 +101,17 @@ def start_server(*options: str) -> tuple[str, subprocess.Popen[bytes]]:
         [sys.executable, "-m", "chessplace", "serve", "--port", str(port), *options]
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                return url, process
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline or process.poll() is not None:
-            process.kill()
-            process.wait()
-            raise AssertionError("server did not start")
-        time.sleep(0.2)
+    try:
+        wait_until(lambda: _healthy(url), what="the server answering", alive=process)
+    except AssertionError:
+        process.kill()
+        process.wait()
+        raise
+    return url, process
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/api/health", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False

@@ -29,6 +29,7 @@ from chessplace.certificates.checker.spec import Spec
 from chessplace.faces.cli import main
 from tests.certified import PROOF, manifest_of, seal
 from tests.processes import children, group
+from tests.waiting import wait_until
 
 pytest.importorskip("pysat", reason="certificates are written with python-sat")
 pytestmark = pytest.mark.skipif(
@@ -251,17 +252,20 @@ def test_a_worker_that_dies_rejects_instead_of_hanging(copy: Path) -> None:
         text=True,
         start_new_session=True,
     )
+
+    def killing_its_workers() -> bool:
+        """Kill the check's workers (one per proof: some die mid-proof); has it ended?"""
+        for pid in children(process.pid):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        return process.poll() is not None
+
     try:
-        deadline = time.monotonic() + 60
-        while len(children(process.pid)) < 2:
-            assert process.poll() is None and time.monotonic() < deadline, "no workers came"
-            time.sleep(0.05)
+        wait_until(
+            lambda: len(children(process.pid)) >= 2, what="the check's workers", alive=process
+        )
         killed = time.monotonic()
-        while process.poll() is None and time.monotonic() < killed + 3:
-            for pid in children(process.pid):  # one per proof: some die mid-proof
-                with suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.05)
+        wait_until(killing_its_workers, what="the check ending once its workers were killed")
         out, err = process.communicate(timeout=30)
         assert time.monotonic() - killed < 10, err
     finally:
@@ -270,5 +274,4 @@ def test_a_worker_that_dies_rejects_instead_of_hanging(copy: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
         process.wait()
     assert process.returncode == 1 and out.startswith("rejected: a proof-checking process died")
-    time.sleep(0.5)
-    assert group(process.pid) == []
+    wait_until(lambda: group(process.pid) == [], what="every process of the check gone")

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import children, group
+from tests.waiting import wait_until
 
 pytest.importorskip("pysat", reason="certificates are written with python-sat")
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -76,24 +77,21 @@ def test_the_time_limit_stops_the_proof(tmp_path: Path) -> None:
 
 def test_sigterm_stops_the_proof_and_its_processes(tmp_path: Path) -> None:
     process = start(tmp_path / "c")
-    deadline = time.monotonic() + 120
-    while not staged(tmp_path / "c", "witness.json") or not children(process.pid):
-        assert process.poll() is None and time.monotonic() < deadline
-        time.sleep(0.1)
-    time.sleep(1)
+    wait_until(
+        lambda: staged(tmp_path / "c", "refutation*.drup.gz"),
+        what="a first cube's proof staged",
+        alive=process,
+    )
     # Each cube is proved in a child of its own, so between two cubes there may be none
     # for a moment: wait for the next one rather than sample once.
-    while not children(process.pid):
-        assert process.poll() is None and time.monotonic() < deadline, "no proof at work"
-        time.sleep(0.01)
+    wait_until(lambda: children(process.pid), what="a proof at work", every=0.01, alive=process)
     process.send_signal(signal.SIGTERM)
     stopped = time.monotonic()
     code, out, err = finish(process, 60)
     assert time.monotonic() - stopped < 10, err
     assert code == 3 and json.loads(out)["status"] == "optimal"
     assert "no certificate: stopped (Ctrl-C or SIGTERM)" in err and "Traceback" not in err
-    time.sleep(1)
-    assert group(process.pid) == []
+    wait_until(lambda: group(process.pid) == [], what="every process of the run gone")
     assert_nothing_left(tmp_path / "c")
 
 
@@ -150,17 +148,16 @@ def test_a_signal_stops_the_check_and_its_workers(a9: Path, number: signal.Signa
         text=True,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 60
-    while len(children(process.pid)) < min(2, len(os.sched_getaffinity(0))):
-        assert process.poll() is None and time.monotonic() < deadline, "no workers came"
-        time.sleep(0.05)
+    workers = min(2, len(os.sched_getaffinity(0)))
+    wait_until(
+        lambda: len(children(process.pid)) >= workers, what="the check's workers", alive=process
+    )
     process.send_signal(number)
     stopped = time.monotonic()
     code, out, err = finish(process, 30)
     assert time.monotonic() - stopped < 5, err
     assert code == 130 and out == "" and err == "chessplace: interrupted\n", (code, out, err)
-    time.sleep(0.5)
-    assert group(process.pid) == []
+    wait_until(lambda: group(process.pid) == [], what="every process of the check gone")
 
 
 def certify_a5(directory: Path) -> subprocess.CompletedProcess[str]:

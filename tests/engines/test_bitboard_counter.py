@@ -17,6 +17,7 @@ from chessplace import Board, Status, count, piece_from_text, puzzles, solutions
 from chessplace.data.reference import known
 from chessplace.engines.bitboard.split import class_subproblems, mirror_subproblems
 from tests.processes import children
+from tests.waiting import WORK_PATIENCE, wait_until
 
 SQUARE = Board.square
 
@@ -94,11 +95,12 @@ def test_a_killed_count_resumes_from_its_checkpoint(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if checkpoint.exists() and len(checkpoint.read_text().splitlines()) > 20:
-            break
-        time.sleep(0.05)
+    wait_until(
+        lambda: checkpoint.exists() and len(checkpoint.read_text().splitlines()) > 20,
+        what="20 parts in the checkpoint",
+        timeout=WORK_PATIENCE,
+        alive=process,
+    )
     process.send_signal(signal.SIGKILL)
     process.wait()
     finished = len(checkpoint.read_text().splitlines()) - 1
@@ -177,8 +179,8 @@ def test_a_stop_sent_to_the_whole_process_group_ends_a_first_compilation(
     deadline = time.monotonic() + 60
     while "compiling" not in process.stderr.readline() and time.monotonic() < deadline:
         pass
-    while not children(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.01)  # the compiling child is forked just after the message
+    # the compiling child is forked just after the message
+    wait_until(lambda: children(process.pid), what="the compiling child", alive=process)
     os.killpg(process.pid, signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 3 and "did not stop" not in err, err[-500:]

@@ -37,7 +37,7 @@ def test_nested_compilations_are_one_and_each_search_is_told_once() -> None:
     start = time.perf_counter()
     with compiling.compiling("the line search"):
         with compiling.compiling("the line search"), compiling.compiling(None):
-            time.sleep(0.05)
+            time.sleep(0.05)  # the compilation under test: a span of at least 0.05 s
         assert compiling.seconds_between(start, time.perf_counter()) >= 0.05  # still open
     with compiling.compiling("the line search"), compiling.compiling("the cover search"):
         pass  # nested: the cover search compiles inside the line search's compilation
@@ -53,7 +53,7 @@ def test_nested_compilations_are_one_and_each_search_is_told_once() -> None:
 def test_compilations_in_other_threads_count_too() -> None:
     def work() -> None:
         with compiling.compiling("the line search"):
-            time.sleep(0.05)
+            time.sleep(0.05)  # the compilation under test: a span of at least 0.05 s
 
     start = time.perf_counter()
     threads = [threading.Thread(target=work) for _ in range(3)]

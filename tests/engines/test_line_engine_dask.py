@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +30,7 @@ from chessplace.runtime.journal import CheckpointMismatch
 from tests.conftest import assert_valid
 from tests.engines.test_line_engine import _stopping_after
 from tests.processes import alive, children
+from tests.waiting import wait_until
 
 pytest.importorskip("distributed")
 
@@ -105,7 +105,7 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _run(*args: str, limit: float) -> tuple[int, str, str, set[int]]:
+def _run(*args: str) -> tuple[int, str, str, set[int]]:
     """``chessplace ARGS``: exit code, stdout, stderr, and every process it started
     (looked for while it ran)."""
     process = subprocess.Popen(
@@ -115,24 +115,30 @@ def _run(*args: str, limit: float) -> tuple[int, str, str, set[int]]:
         text=True,
     )
     seen: set[int] = set()
-    started = time.monotonic()
-    while process.poll() is None and time.monotonic() - started < limit:
-        seen |= _descendants(process.pid)
-        time.sleep(0.2)
-    out, err = process.communicate(timeout=max(1.0, limit - (time.monotonic() - started)))
+
+    def ended() -> bool:
+        seen.update(_descendants(process.pid))
+        return process.poll() is not None
+
+    try:
+        wait_until(ended, what="the command ending", every=0.2)
+        out, err = process.communicate(timeout=30)  # what is left in the pipes
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     return process.returncode, out, err, seen
 
 
 def test_a_time_limited_dask_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
     checkpoint = str(tmp_path / "a12.jsonl")
     common = ("optimize", "peaceable-queens", "-n", "12", "--dask", "local", "--workers", "2")
-    code, _, err, workers = _run(*common, "--checkpoint", checkpoint, "--time-limit", "6", limit=40)
+    code, _, err, workers = _run(*common, "--checkpoint", checkpoint, "--time-limit", "6")
     assert code in (0, 3), err[-500:]  # 0 only on a machine fast enough to finish in time
     assert workers  # the LocalCluster's processes ...
-    time.sleep(0.5)
-    assert not [pid for pid in workers if alive(pid)]  # ... are all gone
+    wait_until(lambda: not any(map(alive, workers)), what="the cluster's processes gone")
     finished = len(Path(checkpoint).read_text().splitlines()) - 2  # header, annealed armies
-    code, out, err, _ = _run(*common, "--checkpoint", checkpoint, "--json", limit=120)
+    code, out, err, _ = _run(*common, "--checkpoint", checkpoint, "--json")
     assert code == 0, err[-500:]
     answer = json.loads(out)
     assert answer["status"] == "optimal" and answer["objective"] == known("A250000", 12)

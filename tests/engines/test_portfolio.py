@@ -25,7 +25,8 @@ from chessplace.engines.portfolio import PortfolioEngine, _Member, _Race
 from chessplace.engines.registry import choose
 from chessplace.runtime.control import Control
 from tests.conftest import assert_valid
-from tests.processes import alive, children
+from tests.processes import alive, children, lasting_child
+from tests.waiting import wait_until
 
 SQUARE = Board.square
 KNIGHT = piece_from_text("N")
@@ -51,11 +52,10 @@ def _new_children() -> list[int]:
 
 
 def _assert_nothing_left() -> None:
-    deadline = time.monotonic() + 5  # a killed child may take a moment to be reaped
-    while (_members_left() or _new_children()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _members_left() == []
-    assert _new_children() == []
+    wait_until(  # a killed child may take a moment to be reaped
+        lambda: not _members_left() and not _new_children(),
+        what=lambda: f"no member left (threads {_members_left()}, children {_new_children()})",
+    )
 
 
 AGREEMENT = [
@@ -231,13 +231,7 @@ def test_ctrl_c_stops_the_command_and_its_sat_children() -> None:
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        seen: dict[int, float] = {}
-        while not any(time.monotonic() - since > 1 for since in seen.values()):
-            assert process.poll() is None and time.monotonic() < deadline
-            running = children(process.pid)
-            seen = {pid: seen.get(pid, time.monotonic()) for pid in running}  # SAT at work
-            time.sleep(0.1)
+        wait_until(lasting_child(process.pid, 1), what="SAT children at work", alive=process)
         solvers = children(process.pid)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
@@ -248,8 +242,7 @@ def test_ctrl_c_stops_the_command_and_its_sat_children() -> None:
     assert process.returncode == 3, err
     assert "Traceback" not in err
     assert "best found, not proven · portfolio(" in out
-    time.sleep(1)
-    assert [pid for pid in solvers if alive(pid)] == []
+    wait_until(lambda: not any(map(alive, solvers)), what="the SAT children gone")
 
 
 def test_sat_climbs_from_the_placement_another_member_found() -> None:

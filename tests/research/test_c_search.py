@@ -9,7 +9,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 from chessplace.data.reference import known
 from tests.paths import ROOT
 from tests.processes import alive, children, running
+from tests.waiting import WORK_PATIENCE, wait_until
 
 RESULTS = ROOT / "results"
 SCRIPT = ["-m", "chessplace.research", "crosscheck-search"]
@@ -237,11 +237,12 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[s
         stdout=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (
-        not journal.exists() or len(journal.read_text().splitlines()) < 32
-    ):
-        time.sleep(0.05)
+    wait_until(
+        lambda: journal.exists() and len(journal.read_text().splitlines()) >= 32,
+        what="31 chunks in the journal",
+        timeout=WORK_PATIENCE,
+        alive=child,
+    )
     searches = running("line_search", among=children(child.pid))  # no other run's
     child.send_signal(signal.SIGTERM)
     out, _ = child.communicate(timeout=30)

@@ -21,6 +21,7 @@ from chessplace.data.reference import known
 from chessplace.forms.jsonio import placement_from_data
 from tests.paths import ROOT
 from tests.processes import alive, children, running
+from tests.waiting import WORK_PATIENCE, wait_until
 
 RESULTS = ROOT / "results"
 RESEARCH = ["-m", "chessplace.research"]
@@ -426,14 +427,15 @@ def test_sigterm_stops_the_bound_cross_check_like_ctrl_c(tmp_path: Path, burst: 
         stdout=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (
-        not journal.exists() or len(journal.read_text().splitlines()) < 3
-    ):
-        time.sleep(0.1)
+    wait_until(
+        lambda: journal.exists() and len(journal.read_text().splitlines()) >= 3,
+        what="two cubes in the journal",
+        timeout=WORK_PATIENCE,
+        alive=child,
+    )
     for k in range(burst):
         child.send_signal(signal.SIGINT if k % 2 else signal.SIGTERM)
-        time.sleep(0.02)
+        time.sleep(0.02)  # the burst under test: signals a moment apart, not all at once
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
@@ -450,7 +452,7 @@ def slow(parent):  # a worker slow to start, as on a busy machine
 cube_solving.become_child = slow
 threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
 for _ in cube_solving.solved([[1, 2]], [(1,), (2,)] * 50, 2):
-    time.sleep(0.05)
+    time.sleep(0.05)  # a caller that takes its time over each answer
 """,
     "the pool closes": """
 real = multiprocessing.pool.Pool.__exit__
@@ -494,7 +496,7 @@ def test_a_caller_that_leaves_the_cubes_early_gets_its_stop_handlers_back() -> N
         "        break\n"
         "    results.close()\n"
         "    os.kill(os.getpid(), signal.SIGTERM)\n"
-        "    time.sleep(30)\n"
+        "    time.sleep(30)  # the stop must land in here (else exit 4)\n"
         "    sys.exit(4)\n"
         "except KeyboardInterrupt:\n"
         "    sys.exit(3)\n"
@@ -518,18 +520,16 @@ def test_the_cube_workers_die_with_their_parent() -> None:
     solving = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
     assert solving.stdout is not None
     pid = int(solving.stdout.readline())
-    workers: list[int] = []
-    deadline = time.monotonic() + 60
-    while len(workers) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
-        workers = children(pid)
+
+    def two_workers() -> list[int]:
+        found = children(pid)
+        return found if len(found) >= 2 else []
+
+    workers = wait_until(two_workers, what="two cube workers", alive=solving)
     assert len(workers) == 2
     solving.kill()
     solving.wait(timeout=30)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and any(alive(w) for w in workers):
-        time.sleep(0.1)
-    assert not any(alive(w) for w in workers)
+    wait_until(lambda: not any(alive(w) for w in workers), what="the workers gone")
 
 
 def test_the_published_certificate_cubes_partition_the_labellings() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.processes import alive, children
+from tests.waiting import WORK_PATIENCE, wait_until
 
 
 def test_sigterm_stops_the_command_too_and_its_checkpoint_is_kept(tmp_path: Path) -> None:
@@ -19,11 +19,12 @@ def test_sigterm_stops_the_command_too_and_its_checkpoint_is_kept(tmp_path: Path
     command = ["count", "queens", "-n", "18", "--workers", "1", "--checkpoint", str(journal)]
     term = [sys.executable, "-m", "chessplace.research", "term", str(record), "--", *command]
     child = subprocess.Popen(term, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and (
-        not journal.exists() or len(journal.read_text().splitlines()) < 3
-    ):
-        time.sleep(0.1)
+    wait_until(
+        lambda: journal.exists() and len(journal.read_text().splitlines()) >= 3,
+        what="two parts in the checkpoint",
+        timeout=WORK_PATIENCE,
+        alive=child,
+    )
     started = children(child.pid)
     child.send_signal(signal.SIGTERM)
     _, err = child.communicate(timeout=120)

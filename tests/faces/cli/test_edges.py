@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import termios
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from chessplace.core.board import Board
 from chessplace.faces.cli import main
 from chessplace.forms.jsonio import read_placement
 from chessplace.notation.puzzles import queens
+from tests.waiting import wait_until
 
 COMMAND = [sys.executable, "-m", "chessplace"]
 LONG_NAME = "a" * 300
@@ -257,10 +258,9 @@ def test_sigterm_stops_a_listing_whose_reader_stopped_reading(tmp_path: Path) ->
     listing = [*COMMAND, "count", "queens", "-n", "12", "--blocked", "a1", "--list"]
     child = subprocess.Popen(listing, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not _pipe_full(child.stdout):
-            time.sleep(0.2)
-        time.sleep(1)  # the writer is now waiting for room
+        wait_until(
+            _stalled(child.stdout), what="the writer waiting for room", every=0.5, alive=child
+        )
         child.send_signal(signal.SIGTERM)
         child.wait(timeout=60)
         assert child.returncode == 3
@@ -270,9 +270,17 @@ def test_sigterm_stops_a_listing_whose_reader_stopped_reading(tmp_path: Path) ->
         child.communicate()
 
 
-def _pipe_full(stream: object) -> bool:
-    """Whether the listing's output pipe is nearly full (Linux's holds 64 KiB; a writer
-    that waits for room stops at about 56 KB), from the bytes waiting in it."""
-    waiting = array.array("i", [0])
-    fcntl.ioctl(stream.fileno(), termios.FIONREAD, waiting)  # type: ignore[attr-defined]
-    return waiting[0] >= 40_000
+def _stalled(stream: object) -> Callable[[], bool]:
+    """A condition to poll: the listing's output pipe is nearly full (Linux's holds
+    64 KiB; a writer that waits for room stops at about 56 KB) and held the same bytes
+    at the look before, so its writer waits for room."""
+    before = [-1]
+
+    def condition() -> bool:
+        waiting = array.array("i", [0])
+        fcntl.ioctl(stream.fileno(), termios.FIONREAD, waiting)  # type: ignore[attr-defined]
+        stalled = waiting[0] >= 40_000 and waiting[0] == before[0]
+        before[0] = waiting[0]
+        return stalled
+
+    return condition

@@ -15,7 +15,8 @@ from contextlib import contextmanager, suppress
 
 import pytest
 
-from tests.processes import children, group
+from tests.processes import group, lasting_child
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
@@ -45,12 +46,11 @@ class _Run:
         for line in stream:
             into.append(line)
 
-    def wait_for(self, condition: Callable[[], bool], seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not condition():
-            assert self.process.poll() is None, "".join(self.err)
-            assert time.monotonic() < deadline, "".join(self.err)
-            time.sleep(0.1)
+    def wait_for(self, condition: Callable[[], bool], what: str) -> None:
+        """Wait until ``condition()`` holds while the command runs."""
+        wait_until(
+            condition, what=lambda: f"{what} (stderr: {''.join(self.err)})", alive=self.process
+        )
 
     def finish(self, seconds: float) -> int:
         code = self.process.wait(timeout=seconds)
@@ -70,22 +70,6 @@ def _command(*args: str) -> Iterator[_Run]:
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         run.process.wait()
-
-
-def _lasting_child(parent: int, seconds: float) -> Callable[[], bool]:
-    """A condition: some child of ``parent`` has been seen for ``seconds`` (a long solve,
-    not one that ends by itself and would leave on its own)."""
-    seen: dict[int, float] = {}
-
-    def condition() -> bool:
-        now = time.monotonic()
-        running = children(parent)
-        for pid in list(seen):
-            if pid not in running:
-                del seen[pid]
-        return any(now - seen.setdefault(pid, now) >= seconds for pid in running)
-
-    return condition
 
 
 INTERRUPTED_IMPORT = """
@@ -127,18 +111,17 @@ def test_ctrl_c_while_the_engines_load_is_one_line() -> None:
 def test_sat_children_die_with_a_killed_parent() -> None:
     with _command("optimize", "peaceable-queens", "-n", "12", "--solver", "sat") as run:
         parent = run.process.pid
-        run.wait_for(_lasting_child(parent, 2), 60)
+        run.wait_for(lasting_child(parent, 2), "a SAT child at work")
         run.process.kill()
         run.process.wait()
-        time.sleep(2)
-        assert group(parent) == []
+        wait_until(lambda: group(parent) == [], what="the SAT children gone")
 
 
 def test_sigterm_stops_an_optimisation_with_the_best_armies_so_far() -> None:
     with _command("optimize", "peaceable-queens", "-n", "11", "--solver", "sat", "--json") as run:
         parent = run.process.pid
-        run.wait_for(lambda: any("best" in line for line in run.err), 60)
-        run.wait_for(_lasting_child(parent, 1), 30)  # SAT children at work
+        run.wait_for(lambda: any("best" in line for line in run.err), "a first best")
+        run.wait_for(lasting_child(parent, 1), "SAT children at work")
         run.process.send_signal(signal.SIGTERM)
         code = run.finish(30)
         data = json.loads("".join(run.out))
@@ -147,13 +130,12 @@ def test_sigterm_stops_an_optimisation_with_the_best_armies_so_far() -> None:
         assert len(data["pieces"]) == 2 * data["objective"] > 0
         assert data["objective"] <= data["bound"]
         assert "Traceback" not in "".join(run.err)
-        time.sleep(1)
-        assert group(parent) == []
+        wait_until(lambda: group(parent) == [], what="every process of the command gone")
 
 
 def test_sigterm_stops_a_streamed_listing() -> None:
     with _command("count", "queens", "-n", "14", "--exactly", "14", "--list") as run:
-        run.wait_for(lambda: len(run.out) > 10, 60)
+        run.wait_for(lambda: len(run.out) > 10, "ten listed placements")
         run.process.send_signal(signal.SIGTERM)
         assert run.finish(30) == 3
         lines = run.out[:-1]  # the last may be cut short by the stop

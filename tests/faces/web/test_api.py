@@ -21,6 +21,7 @@ from chessplace.faces.web.limits import Limits
 from chessplace.faces.web.requests import Options
 from chessplace.runtime.control import Control
 from tests.paths import ROOT
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +31,15 @@ def client() -> Iterator[TestClient]:
         yield test_client
 
 
-def _wait(client: TestClient, job_id: str, state: str, seconds: float = 30) -> dict[str, Any]:
-    """Poll the job until it reaches ``state`` (bounded)."""
-    deadline = time.monotonic() + seconds
-    while (view := client.get(f"/api/jobs/{job_id}").json())["state"] != state:
-        assert time.monotonic() < deadline, view
-        time.sleep(0.05)
-    return dict(view)
+def _wait(client: TestClient, job_id: str, state: str, *, reported: bool = False) -> dict[str, Any]:
+    """Poll the job until it reaches ``state`` (and has ``reported`` progress, if asked)."""
+    seen: dict[str, Any] = {}
+
+    def reached() -> dict[str, Any]:
+        seen.update(client.get(f"/api/jobs/{job_id}").json())
+        return dict(seen) if seen["state"] == state and (seen["progress"] or not reported) else {}
+
+    return wait_until(reached, what=lambda: f"job reaching {state} (last seen: {seen})")
 
 
 def test_api_mirrors_the_cli_json(client: TestClient) -> None:
@@ -97,8 +100,7 @@ def test_bad_requests_get_a_clear_4xx(
 
 def test_a_long_job_can_be_cancelled(client: TestClient) -> None:
     job = client.post("/api/jobs", json={"task": "count", "puzzle": "queens", "n": 18}).json()
-    _wait(client, job["id"], "running")
-    time.sleep(1.0)
+    _wait(client, job["id"], "running", reported=True)  # counting, not still starting
     client.delete(f"/api/jobs/{job['id']}")
     state = _wait(client, job["id"], "cancelled")
     assert state["result"]["status"] == "partial"
@@ -283,7 +285,7 @@ def test_waiting_jobs_show_their_place_in_line() -> None:
 
 def _stubborn(control: Control) -> work.Answer:
     """Work that ignores its time limit and every stop (as a hung engine would)."""
-    time.sleep(600)
+    time.sleep(600)  # simulated hung work: its worker must be killed
     raise AssertionError("not killed")
 
 
@@ -300,7 +302,7 @@ def test_workers_are_killed_past_their_limit_and_replaced() -> None:
         assert outcome.status == 503 and "did not stop at its 0.5 s limit" in outcome.message
         assert time.monotonic() - started < 30
         stopped = pool.submit(_stubborn, 60)
-        time.sleep(0.5)
+        wait_until(lambda: pool.where(stopped)[0] == "running", what="the stubborn job running")
         pool.cancel(stopped)
         outcome = stopped.future.result(timeout=30)
         assert (stopped.state, outcome.answer) == ("cancelled", None)

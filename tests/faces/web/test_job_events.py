@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from functools import partial
 from typing import Any
 
@@ -18,6 +17,7 @@ from chessplace.faces.web.jobs.registry import Jobs
 from chessplace.faces.web.jobs.tickets import HISTORY
 from chessplace.faces.web.limits import Limits
 from chessplace.faces.web.requests import Options
+from tests.waiting import wait_until
 
 
 def _events(text: str) -> list[tuple[str | None, str, dict[str, Any]]]:
@@ -49,7 +49,7 @@ async def _raw_get(app: Any, path: str, headers: list[tuple[bytes, bytes]]) -> t
     }
 
     async def receive() -> dict[str, Any]:
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # a client that stays: nothing more arrives at once
         return {"type": "http.request", "body": b"", "more_body": False}
 
     async def send(message: dict[str, Any]) -> None:
@@ -65,10 +65,10 @@ def test_a_last_event_id_of_other_digits_starts_from_the_first_report() -> None:
     with TestClient(app) as client:
         body = {"task": "solve", "puzzle": "queens", "n": 8}
         job_id = client.post("/api/jobs", json=body).json()["id"]
-        deadline = time.monotonic() + 60
-        while client.get(f"/api/jobs/{job_id}").json()["state"] != "done":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until(
+            lambda: client.get(f"/api/jobs/{job_id}").json()["state"] == "done",
+            what="the job done",
+        )
         # Latin-1 ², ¹¹ and ³ are digits to str.isdigit but not to int().
         for value in (b"\xb2", b"\xb9\xb9", b"\xb3", b"-1", b"1e3", "٣".encode()):
             path = f"/api/jobs/{job_id}/events"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from functools import partial
 
 import pytest
@@ -20,6 +19,7 @@ from chessplace.faces.web.jobs.tickets import Busy, Ticket
 from chessplace.faces.web.limits import Limits
 from chessplace.faces.web.requests import Options
 from chessplace.runtime.control import Control
+from tests.waiting import wait_until
 
 LONG = {"task": "optimize", "puzzle": "peaceable-queens", "n": 16, "time_limit": 30}
 """A job that runs for its whole limit: a(16) takes minutes to prove."""
@@ -28,27 +28,19 @@ LONG = {"task": "optimize", "puzzle": "peaceable-queens", "n": 16, "time_limit":
 def _until_stopped(control: Control) -> work.Answer:
     """Work that runs until its time limit or a stop."""
     while not control.stopped:
-        time.sleep(0.01)
+        time.sleep(0.01)  # simulated work, polling its stop as an engine does
     return work.Answer("application/json", b'{"stopped": true}')
 
 
 def _for_a_second(control: Control) -> work.Answer:
     """Work that needs a second of its time limit, and says whether it was stopped first."""
     while control.elapsed() < 1.0 and not control.stopped:
-        time.sleep(0.01)
+        time.sleep(0.01)  # simulated work: a second of it, polling its stop
     return work.Answer("application/json", json.dumps({"stopped": control.stopped}).encode())
 
 
 def _quick(control: Control) -> work.Answer:
     return work.Answer("application/json", b'{"quick": true}')
-
-
-def _until(check: Callable[[], bool], seconds: float = 60) -> None:
-    """Wait (bounded) until ``check()`` holds."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def _running(pool: Pool, ticket: Ticket) -> bool:
@@ -62,12 +54,18 @@ def test_a_small_request_passes_the_long_jobs_before_it() -> None:
     limits = Limits(workers=1, grace_seconds=30, small_seconds=60)  # 60: a loaded machine
     with TestClient(create_app(limits)) as client:
         ids = [client.post("/api/jobs", json=LONG).json()["id"] for _ in range(2)]
-        _until(lambda: client.get(f"/api/jobs/{ids[0]}").json()["state"] == "running")
+        wait_until(
+            lambda: client.get(f"/api/jobs/{ids[0]}").json()["state"] == "running",
+            what="the first long job running",
+        )
         quick = client.post("/api/solve", json={"puzzle": "queens", "n": 8})
         assert quick.status_code == 200 and quick.json()["status"] == "feasible"
         job = {"task": "count", "puzzle": "queens", "n": 6}
         job_id = client.post("/api/jobs", json=job).json()["id"]
-        _until(lambda: client.get(f"/api/jobs/{job_id}").json()["state"] == "done")
+        wait_until(
+            lambda: client.get(f"/api/jobs/{job_id}").json()["state"] == "done",
+            what="the small count done",
+        )
         assert client.get(f"/api/jobs/{job_id}").json()["result"]["count"] == 4
         views = [client.get(f"/api/jobs/{job_id}").json() for job_id in ids]
         assert [(view["state"], view.get("position")) for view in views] == [
@@ -82,7 +80,7 @@ def test_expensive_jobs_never_take_the_small_lane() -> None:
     pool = Pool(Limits(workers=1, small_workers=1))
     try:
         first, second = (pool.submit(_until_stopped, 60) for _ in range(2))
-        _until(lambda: _running(pool, first))
+        wait_until(lambda: _running(pool, first), what="the first job running")
         assert len(pool.pids()) == 2  # the small worker is there, and idle
         small = pool.submit(_quick, 60, small=True)
         assert small.future.result(timeout=60).answer == work.Answer(
@@ -101,7 +99,9 @@ def test_an_idle_ordinary_worker_takes_small_jobs() -> None:
     pool = Pool(Limits(workers=1, small_workers=1))
     try:
         tickets = [pool.submit(_until_stopped, 60, small=True) for _ in range(2)]
-        _until(lambda: all(_running(pool, ticket) for ticket in tickets))
+        wait_until(
+            lambda: all(_running(pool, ticket) for ticket in tickets), what="both jobs running"
+        )
         for ticket in tickets:
             pool.cancel(ticket)
             assert ticket.future.result(timeout=60).answer is not None
@@ -115,9 +115,10 @@ def test_a_small_job_stopped_by_its_lane_runs_again_in_the_ordinary_line() -> No
     pool = Pool(Limits(workers=1, small_workers=1, small_seconds=0.2))
     try:
         blocker = pool.submit(_until_stopped, 60)
-        _until(lambda: _running(pool, blocker))
+        wait_until(lambda: _running(pool, blocker), what="the blocker running")
         moved = pool.submit(_for_a_second, 60, small=True)
-        _until(lambda: not moved.small)  # stopped by its lane at 0.2 s, it moved on
+        # stopped by its lane at 0.2 s, it moved on
+        wait_until(lambda: not moved.small, what="the job moved to the ordinary line")
         assert pool.where(moved) == ("queued", 1) and not moved.future.done()
         short = pool.submit(_for_a_second, 0.1, small=True)  # asked for less: answered there
         assert json.loads(_body(short)) == {"stopped": True}
@@ -131,9 +132,9 @@ def test_the_small_lane_has_its_own_bound_and_ends_with_the_server() -> None:
     pool = Pool(Limits(workers=1, small_workers=1, queue=1, small_queue=1))
     try:
         blocker = pool.submit(_until_stopped, 60)
-        _until(lambda: _running(pool, blocker))
+        wait_until(lambda: _running(pool, blocker), what="the blocker running")
         running = pool.submit(_until_stopped, 60, small=True)
-        _until(lambda: _running(pool, running))
+        wait_until(lambda: _running(pool, running), what="the small job running")
         waiting = pool.submit(_until_stopped, 60, small=True)
         with pytest.raises(Busy, match="the server is busy: 1 small jobs wait"):
             pool.submit(_quick, 60, small=True)
@@ -151,7 +152,7 @@ def test_no_small_lane_is_one_line() -> None:
     pool = Pool(Limits(workers=1, small_workers=0))
     try:
         blocker = pool.submit(_until_stopped, 60)
-        _until(lambda: _running(pool, blocker))
+        wait_until(lambda: _running(pool, blocker), what="the blocker running")
         small = pool.submit(_quick, 60, small=True)
         assert pool.where(small) == ("queued", 1) and len(pool.pids()) == 1
         pool.cancel(blocker)
@@ -182,7 +183,7 @@ def test_a_real_solve_through_the_small_lane() -> None:
     pool = Pool(Limits(workers=1, small_workers=1, small_seconds=60))
     try:
         blocker = pool.submit(_until_stopped, 60)
-        _until(lambda: _running(pool, blocker))
+        wait_until(lambda: _running(pool, blocker), what="the blocker running")
         solve = partial(work.task, "solve", Options(puzzle="queens", n=8))
         assert json.loads(_body(pool.submit(solve, 20, small=True)))["status"] == "feasible"
         assert pool.where(blocker)[0] == "running"

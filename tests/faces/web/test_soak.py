@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,6 +17,7 @@ import httpx
 import pytest
 
 from tests.processes import alive, start_server
+from tests.waiting import wait_until
 
 LONG_JOBS = 30
 JOB_SECONDS = 1.0
@@ -67,10 +67,7 @@ def server() -> Iterator[tuple[str, int]]:
         family = _family(process.pid)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
-        deadline = time.monotonic() + 10
-        while any(alive(pid) for pid in family) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not [pid for pid in family if alive(pid)], "workers outlived the server"
+        wait_until(lambda: not any(map(alive, family)), what="the workers gone with the server")
 
 
 class Watch:
@@ -161,15 +158,19 @@ def test_soak(server: tuple[str, int]) -> None:
 
 
 def _wait_for_all(url: str, job_ids: list[str], seconds: float) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + seconds
+    views: list[dict[str, Any]] = []
     with httpx.Client(timeout=10) as client:
-        while True:
-            views = [client.get(f"{url}/api/jobs/{job_id}").json() for job_id in job_ids]
-            if all(view["state"] not in ("queued", "running") for view in views):
-                return views
-            assert time.monotonic() < deadline, [view["state"] for view in views]
-            time.sleep(0.25)
-    raise AssertionError("unreachable")
+
+        def ended() -> list[dict[str, Any]]:
+            views[:] = [client.get(f"{url}/api/jobs/{job_id}").json() for job_id in job_ids]
+            return views if all(v["state"] not in ("queued", "running") for v in views) else []
+
+        return wait_until(
+            ended,
+            what=lambda: f"every job ended (states: {[view['state'] for view in views]})",
+            timeout=seconds,
+            every=0.25,
+        )
 
 
 def test_the_server_outlives_a_client_sending_nan(server: tuple[str, int]) -> None:

@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,6 +17,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from tests.processes import alive, children, start_server
+from tests.waiting import wait_until
 
 LONG = {"puzzle": "peaceable-queens", "n": 16, "time_limit": 100}
 """A job that runs for its whole limit: a(16) takes minutes to prove."""
@@ -33,7 +33,10 @@ def _post_and_hang_up(url: str, body: dict[str, object]) -> None:
     )
     with socket.create_connection((parts.hostname, parts.port)) as client:
         client.sendall(head.encode() + data)
-        time.sleep(0.5)
+        mine = client.getsockname()[1]
+        wait_until(
+            lambda: _received(parts.port).get(mine) == 0, what="the server reading the request"
+        )
 
 
 def test_a_client_that_hangs_up_takes_its_job_with_it() -> None:
@@ -66,10 +69,12 @@ def test_sigterm_answers_every_open_request_and_leaves_no_worker() -> None:
     for asker in askers:
         asker.start()
     port = urlsplit(url).port
-    deadline = time.monotonic() + 60  # a fixed wait could lose the race on a loaded machine
-    while _accepted(port) < 3 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(1)  # for the server to read the requests it has accepted
+
+    def all_read() -> bool:
+        unread = _received(port).values()
+        return len(unread) >= 3 and not any(unread)
+
+    wait_until(all_read, what="the server reading the three requests")
     ours = _descendants(server.pid)  # before the server ends: its orphans are reparented
     try:
         server.terminate()
@@ -79,17 +84,19 @@ def test_sigterm_answers_every_open_request_and_leaves_no_worker() -> None:
     for asker in askers:
         asker.join(timeout=60)
     assert answers == [(503, "the server is shutting down")] * 3
-    deadline = time.monotonic() + 10  # the workers see their server gone within a second
-    while any(alive(pid) for pid in ours) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert [pid for pid in ours if alive(pid)] == []
+    # the workers see their server gone within a second
+    wait_until(lambda: not any(map(alive, ours)), what="the workers gone")
 
 
-def _accepted(port: int | None) -> int:
-    """Established connections to this machine's ``port`` (its server side)."""
+def _received(port: int | None) -> dict[int, int]:
+    """Established connections to this machine's ``port`` (its server side), by the
+    client's port: the bytes received that the server has not read yet."""
     rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
-    fields = (row.split() for row in rows)
-    return sum(f[1].endswith(f":{port:04X}") and f[3] == "01" for f in fields)
+    return {
+        int(f[2].rsplit(":", 1)[1], 16): int(f[4].split(":")[1], 16)
+        for f in (row.split() for row in rows)
+        if f[1].endswith(f":{port:04X}") and f[3] == "01"
+    }
 
 
 def _descendants(pid: int) -> list[int]:
