@@ -146,17 +146,17 @@ def test_a_search_is_compiled_once_per_machine(tmp_path: Path) -> None:
     environment = {**os.environ, "CHESSPLACE_CACHE": str(tmp_path)}
     runs = [
         subprocess.run(
-            _cli("count", "queens", "-n", "6", "--unique"),
+            _cli("count", "queens", "-n", "14", "--unique"),
             capture_output=True,
             text=True,
             check=True,
             env=environment,
         )
         for _ in range(2)
-    ]
-    assert "compiling the 6×6 search" in runs[0].stderr
+    ]  # smaller counts run uncompiled until their search is compiled
+    assert "compiling the 14×14 search" in runs[0].stderr
     assert "compiling" not in runs[1].stderr
-    assert all("4 placements, 1 up to symmetry" in run.stdout for run in runs)
+    assert all("365,596 placements, 45,752 up to symmetry" in run.stdout for run in runs)
     assert list((tmp_path / "kernels").glob("chessplace_search_*.py"))
     assert list((tmp_path / "kernels").glob("chessplace_search_*.ready"))
 
@@ -197,7 +197,7 @@ def test_a_compilation_that_fails_is_one_line(tmp_path: Path) -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
     done = subprocess.run(
-        _cli("count", "queens", "-n", "9"),
+        _cli("count", "queens", "-n", "14"),
         capture_output=True,
         text=True,
         env=environment,
