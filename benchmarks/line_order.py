@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from chessplace import Board
+from chessplace import Board, Shape
 from chessplace.core.pieces import QUEEN
 from chessplace.data.reference import known
 from chessplace.engines.lines import kernel
@@ -56,7 +56,7 @@ def case(text: str) -> tuple[str, Geometry, LineSearch, int, Path | None]:
         return f"{n}×{n}, 3 armies", g, LineSearch(g, 1), _value("A328283", n) + 1, None
     if kind == "t":
         value = _value("A279405", n)
-        g = geometry(Board.square(n, torus=True), QUEEN)
+        g = geometry(Board.square(n, Shape.TORUS), QUEEN)
         return (
             f"{n}×{n} torus",
             g,

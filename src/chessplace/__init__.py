@@ -29,6 +29,7 @@ __all__ = [
     "Result",
     "RuleBreak",
     "Sense",
+    "Shape",
     "Square",
     "Status",
     "count",
@@ -51,6 +52,7 @@ _MODULES = {"api": "api", "puzzles": "notation.puzzles"}
 
 _HOMES = {
     "Board": "core.board",
+    "Shape": "core.board",
     "Square": "core.board",
     "parse_square": "core.board",
     "square_name": "core.board",
@@ -83,7 +85,7 @@ _HOMES = {
 if TYPE_CHECKING:
     from chessplace import api as api
     from chessplace.api import InvalidAnswer, count, optimize, solutions, solve
-    from chessplace.core.board import Board, Square, parse_square, square_name
+    from chessplace.core.board import Board, Shape, Square, parse_square, square_name
     from chessplace.core.pieces import Piece, piece_from_text
     from chessplace.core.placement import Placement
     from chessplace.core.problem import Army, Problem, Sense

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from chessplace import Board, Status, count, optimize, puzzles, solve
+from chessplace import Board, Shape, Status, count, optimize, puzzles, solve
 from chessplace.core.attacks import lines_along
 from chessplace.core.placement import Placement
 from chessplace.core.verification import attacked_squares
@@ -15,7 +15,7 @@ from chessplace.data.reference import known, terms
 from chessplace.faces.cli import main
 from tests.conftest import assert_valid
 
-TORUS = Board(8, 8, torus=True)
+TORUS = Board(8, 8, Shape.TORUS)
 
 
 def test_every_line_of_a_torus_goes_round_the_whole_board() -> None:
@@ -38,7 +38,7 @@ def test_the_checker_sees_attacks_across_the_edges() -> None:
 
 
 def test_riders_stop_at_the_first_piece_round_the_torus() -> None:
-    problem = puzzles.peaceable_queens(Board(5, 5, torus=True))
+    problem = puzzles.peaceable_queens(Board(5, 5, Shape.TORUS))
     alone = Placement.from_squares(problem, ([(0, 0)], []))
     assert len(attacked_squares(alone)) == 16  # four lines of five squares through a1
     blocked = Placement.from_squares(problem, ([(0, 0)], [(2, 0)]))
@@ -48,7 +48,7 @@ def test_riders_stop_at_the_first_piece_round_the_torus() -> None:
 
 @pytest.mark.parametrize("n", sorted(terms("A279405")))
 def test_line_engine_proves_a279405(n: int) -> None:
-    result = optimize(puzzles.peaceable_queens(Board.square(n, torus=True)))
+    result = optimize(puzzles.peaceable_queens(Board.square(n, Shape.TORUS)))
     assert result.status is Status.OPTIMAL and result.solver == "lines"
     assert result.objective == known("A279405", n)
     if result.objective:
@@ -57,13 +57,13 @@ def test_line_engine_proves_a279405(n: int) -> None:
 
 @pytest.mark.parametrize("n", range(4, 8))
 def test_sat_agrees_on_the_torus(n: int) -> None:
-    result = optimize(puzzles.peaceable_queens(Board.square(n, torus=True)), solver="sat")
+    result = optimize(puzzles.peaceable_queens(Board.square(n, Shape.TORUS)), solver="sat")
     assert result.status is Status.OPTIMAL and result.objective == known("A279405", n)
     assert_valid(result)
 
 
 def test_engines_agree_with_brute_force_on_a_small_torus() -> None:
-    problem = puzzles.peaceable_queens(Board.square(4, torus=True)).with_counts(exactly=2)
+    problem = puzzles.peaceable_queens(Board.square(4, Shape.TORUS)).with_counts(exactly=2)
     oracle = count(problem, unique=True, solver="exhaustive")
     for solver in ("lines", "sat"):
         found = count(problem, unique=True, solver=solver)
@@ -73,12 +73,12 @@ def test_engines_agree_with_brute_force_on_a_small_torus() -> None:
 
 @pytest.mark.parametrize("n", [5, 7])
 def test_toroidal_queens_counts(n: int) -> None:
-    result = count(puzzles.queens(Board.square(n, torus=True)))
+    result = count(puzzles.queens(Board.square(n, Shape.TORUS)))
     assert result.status is Status.COMPLETE and result.count == known("toroidal-queens", n)
 
 
 def test_no_toroidal_queens_on_six() -> None:
-    result = solve(puzzles.queens(Board.square(6, torus=True)))
+    result = solve(puzzles.queens(Board.square(6, Shape.TORUS)))
     assert result.status is Status.INFEASIBLE
     assert "construction" not in result.solver
 
@@ -86,7 +86,7 @@ def test_no_toroidal_queens_on_six() -> None:
 def test_command_line_torus_round_trip(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["optimize", "peaceable-queens", "-n", "6", "--torus", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["torus"] is True and data["objective"] == 4
+    assert data["shape"] == "torus" and data["objective"] == 4
     answer = tmp_path / "answer.json"
     answer.write_text(json.dumps(data))
     assert main(["verify", "peaceable-queens", "-n", "6", "--torus", str(answer)]) == 0
@@ -121,7 +121,7 @@ def test_a_limited_ride_stays_limited_round_a_torus() -> None:
     of reach (a flat board's clipping would make F4 a bishop here)."""
     from chessplace import piece_from_text
 
-    board = Board(2, 5, torus=True)
+    board = Board(2, 5, Shape.TORUS)
     f4 = piece_from_text("F4")
     assert f4.on(board) == f4 and piece_from_text("F9").on(board).ride_directions
     problem = puzzles.peaceable(board, f4)
@@ -129,5 +129,5 @@ def test_a_limited_ride_stays_limited_round_a_torus() -> None:
     for solver in ("exhaustive", "sat"):
         found = count(problem, optimal=True, solver=solver)
         assert (found.objective, found.count) == (1, 10), solver
-    knights = puzzles.independent(Board(2, 3, torus=True), piece_from_text("F2"))
+    knights = puzzles.independent(Board(2, 3, Shape.TORUS), piece_from_text("F2"))
     assert count(knights, optimal=True).objective == 2

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
+from chessplace import Board, Problem, Shape, Status, optimize, piece_from_text, puzzles, solve
 from chessplace.core.pieces import QUEEN, ROOK
 from chessplace.data.reference import known
 from chessplace.engines.base import Task
@@ -65,7 +65,7 @@ def test_agrees_with_sat_and_exhaustive(problem: Problem) -> None:
     [
         (SQUARE(7), QUEEN, None),
         (Board(5, 8), QUEEN, None),
-        (Board.square(7, torus=True), QUEEN, None),
+        (Board.square(7, Shape.TORUS), QUEEN, None),
         (SQUARE(8), QUEEN, 9),
         (SQUARE(6), piece_from_text("B"), None),
     ],
@@ -88,13 +88,13 @@ def test_a_witness_is_a_whole_labelling_worth_its_value(
 
 
 ORDERS = [
-    (Board(rows, cols, torus), piece_from_text(piece), white)
-    for rows, cols, torus in (
-        (3, 5, False),
-        (5, 5, False),
-        (4, 6, False),
-        (6, 6, True),
-        (5, 7, True),
+    (Board(rows, cols, shape), piece_from_text(piece), white)
+    for rows, cols, shape in (
+        (3, 5, Shape.PLANE),
+        (5, 5, Shape.PLANE),
+        (4, 6, Shape.PLANE),
+        (6, 6, Shape.TORUS),
+        (5, 7, Shape.TORUS),
     )
     for piece in ("Q", "B", "NN", "R")
     for white in (None, 3)
@@ -312,7 +312,7 @@ def test_a_chunk_key_of_another_depth_is_not_trusted(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "board"),
-    [("a250000/n17", SQUARE(17)), ("a279405/n15", Board.square(15, torus=True))],
+    [("a250000/n17", SQUARE(17)), ("a279405/n15", Board.square(15, Shape.TORUS))],
 )
 def test_the_committed_checkpoints_still_name_this_search(name: str, board: Board) -> None:
     """The geometry's digest (lines, order, symmetries) is what the journals in

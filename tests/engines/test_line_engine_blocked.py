@@ -16,7 +16,7 @@ from math import comb
 import pytest
 
 from chessplace import Board, Problem, Status, api, puzzles
-from chessplace.core.board import Square
+from chessplace.core.board import Shape, Square
 from chessplace.core.pieces import QUEEN
 from chessplace.engines.base import Task
 from chessplace.engines.lines.engine import LineSearchEngine, upper_bound
@@ -31,7 +31,7 @@ ENGINE = LineSearchEngine()
 def _same_line(a: Square, b: Square, board: Board) -> bool:
     """Whether a queen on ``a`` rides to ``b`` on an empty board (``a == b`` too)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
-    if board.torus:  # square tori only: the diagonals wrap onto themselves
+    if board.shape is Shape.TORUS:  # square tori only: the diagonals wrap onto themselves
         n = board.rows
         return dx == 0 or dy == 0 or (dx - dy) % n == 0 or (dx + dy) % n == 0
     return dx == 0 or dy == 0 or abs(dx) == abs(dy)
@@ -59,17 +59,17 @@ def brute_optimum(problem: Problem) -> int:
     return m
 
 
-def blocked_problem(n: int, seed: int, torus: bool = False) -> Problem:
+def blocked_problem(n: int, seed: int, shape: Shape = Shape.PLANE) -> Problem:
     """Peaceable queens on n×n with a random share (up to a third) of squares blocked."""
     generator = random.Random(seed)
     squares = [(f, r) for f in range(n) for r in range(n)]
     blocked = generator.sample(squares, generator.randint(1, n * n // 3))
-    board = Board.square(n, torus=torus)
+    board = Board.square(n, shape)
     return replace(puzzles.peaceable_queens(board), blocked=frozenset(blocked))
 
 
 SMALL = [blocked_problem(n, seed) for n in (3, 4, 5) for seed in range(4)]
-TORI = [blocked_problem(n, seed, torus=True) for n in (4, 5) for seed in range(3)]
+TORI = [blocked_problem(n, seed, Shape.TORUS) for n in (4, 5) for seed in range(3)]
 
 
 def _id(problem: Problem) -> str:
@@ -104,7 +104,7 @@ def test_exact_counts_match_brute_force(problem: Problem) -> None:
         assert result.count == brute_count(problem, m)
         if result.count:
             assert_valid(result)
-        if not problem.board.torus:
+        if problem.board.shape is Shape.PLANE:
             by_cpsat = api.count(exact, unique=True, solver="cpsat")
             assert (result.count, result.unique) == (by_cpsat.count, by_cpsat.unique)
 

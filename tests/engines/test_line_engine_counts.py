@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chessplace import Board, Problem, Status, count, piece_from_text, puzzles
+from chessplace import Board, Problem, Shape, Status, count, piece_from_text, puzzles
 from chessplace.core.placement import Placement
 from chessplace.data.reference import known, terms
 from chessplace.engines.lines import kernel
@@ -110,7 +110,7 @@ def test_small_armies_are_counted_by_sat_not_enumerated() -> None:
 
 @pytest.mark.parametrize(
     ("board", "m"),
-    [(SQUARE(6), 5), (SQUARE(6), 4), (SQUARE(7), 7), (Board(5, 7), 5), (SQUARE(6, True), 4)],
+    [(SQUARE(6), 5), (SQUARE(6), 4), (SQUARE(7), 7), (Board(5, 7), 5), (SQUARE(6, Shape.TORUS), 4)],
 )
 def test_the_search_s_own_order_keeps_every_class(board: Board, m: int) -> None:
     """Leaves collected in the search's own order and in the geometry's fixed order

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chessplace import Board, Problem, Status, optimize, piece_from_text, puzzles, solve
+from chessplace import Board, Problem, Shape, Status, optimize, piece_from_text, puzzles, solve
 from chessplace.core.pieces import QUEEN, ROOK
 from chessplace.data.reference import known
 from chessplace.encodings import lines
@@ -52,8 +52,8 @@ SMALL = [
     three(Board(4, 4), "R"),
     three(Board(3, 4), "B"),
     three(Board(4, 4), "B"),
-    three(Board.square(4, torus=True)),
-    three(Board(3, 5, torus=True), "R"),
+    three(Board.square(4, Shape.TORUS)),
+    three(Board(3, 5, Shape.TORUS), "R"),
     three(Board(3, 4), "NN"),
 ]
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from chessplace import Board, puzzles
+from chessplace import Board, Shape, puzzles
 from chessplace.core.board import parse_square
 from chessplace.core.placement import Placement
 from chessplace.data.reference import known
-from chessplace.forms.jsonio import placement_from_data
+from chessplace.forms.jsonio import json_shape, placement_from_data
 from tests.paths import ROOT
 from tests.processes import alive, children, running
 from tests.waiting import WORK_PATIENCE, wait_until
@@ -362,10 +362,10 @@ def test_every_published_term_has_a_witness_that_verifies(path: Path) -> None:
     answer = record["answer"]
     sequence, n = path.parent.name.upper(), int(path.stem[1:])
     assert answer["rows"] == answer["cols"] == n
-    torus = sequence == "A279405"
-    assert answer.get("torus", False) is torus
+    shape = Shape.TORUS if sequence == "A279405" else Shape.PLANE
+    assert json_shape(answer) == shape
     white = known("A250000", n) if sequence == "A308632" else None
-    problem = puzzles.peaceable_queens(Board.square(n, torus), white=white)
+    problem = puzzles.peaceable_queens(Board.square(n, shape), white=white)
     placement = placement_from_data(problem, answer)
     assert placement.verify() == ()
     assert record["status"] == answer["status"] == "optimal"

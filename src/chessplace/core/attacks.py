@@ -14,7 +14,7 @@ from functools import cache
 from itertools import groupby
 
 from chessplace.core.betza import Vector
-from chessplace.core.board import Board
+from chessplace.core.board import Board, Square
 from chessplace.core.pieces import Piece
 
 Line = tuple[int, ...]
@@ -26,37 +26,39 @@ def half_directions(piece: Piece) -> list[Vector]:
 
 
 def lines_along(board: Board, direction: Vector) -> list[Line]:
-    """Every maximal line of steps ``direction`` on the board, one-square lines too
-    (on a torus, every cycle of steps, from its lowest square)."""
-    if board.torus:
-        return _cycles_along(board, direction)
+    """Every maximal line of steps ``direction`` on the board, one-square lines too: those
+    that end at an edge, from the square whose step back is off the board (rank by
+    rank), then those that go round the board (where its shape joins the edges), each
+    from its lowest square."""
     dx, dy = direction
+    seen = bytearray(board.size)
     lines: list[Line] = []
-    for x, y in board.squares():
-        if board.contains((x - dx, y - dy)):
-            continue  # not the first square of its line
+    starts = [square for square in board.squares() if board.step(square, -dx, -dy) is None]
+    for first in starts + list(board.squares()):
         line = []
-        while board.contains((x, y)):
-            line.append(board.index((x, y)))
-            x, y = x + dx, y + dy
-        lines.append(tuple(line))
+        current: Square | None = first
+        while current is not None and not seen[index := board.index(current)]:
+            seen[index] = 1
+            line.append(index)
+            current = board.step(current, dx, dy)
+        if line:
+            lines.append(tuple(line))
     return lines
 
 
-def _cycles_along(board: Board, direction: Vector) -> list[Line]:
-    seen: set[int] = set()
-    lines: list[Line] = []
-    for square in board.squares():
-        if board.index(square) in seen:
-            continue
-        line = []
-        current: tuple[int, int] | None = square
-        while current is not None and board.index(current) not in seen:
-            seen.add(board.index(current))
-            line.append(board.index(current))
-            current = board.step(current, *direction)
-        lines.append(tuple(line))
-    return lines
+def goes_round(board: Board, line: Line, direction: Vector) -> bool:
+    """True when ``line`` (one of :func:`lines_along`'s) is a cycle: its last square's
+    next step is its first square, not off the board."""
+    return board.step(board.at(line[-1]), *direction) is not None
+
+
+def parts_along(board: Board, direction: Vector, pawns: frozenset[int]) -> list[Line]:
+    """The lines along ``direction`` cut into segments by ``pawns`` (:func:`segments`)."""
+    return [
+        segment
+        for line in lines_along(board, direction)
+        for segment in segments(line, pawns, goes_round(board, line, direction))
+    ]
 
 
 @cache
@@ -66,15 +68,14 @@ def ride_lines(board: Board, piece: Piece, pawns: frozenset[int] = frozenset()) 
     return tuple(
         segment
         for direction in half_directions(piece)
-        for line in lines_along(board, direction)
-        for segment in segments(line, pawns, board.torus)
+        for segment in parts_along(board, direction, pawns)
         if len(segment) > 1
     )
 
 
 def segments(line: Line, pawns: frozenset[int], cycle: bool = False) -> list[Line]:
     """The parts of ``line`` between pawns (a pawn's square in none of them); a
-    ``cycle`` (a line round a torus) with a pawn is opened at its first pawn."""
+    ``cycle`` (a line that goes round the board) with a pawn is opened at its first pawn."""
     cuts = [i for i, s in enumerate(line) if s in pawns]
     if not cuts:
         return [line]

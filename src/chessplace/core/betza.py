@@ -71,10 +71,11 @@ class Move:
             return Move(self.step, None)
         return self
 
-    def within_cycle(self, cycle: int) -> Move:
-        """This move round a torus whose longest ride cycle has ``cycle`` squares: a
-        limited ride that reaches every other square of its cycle is unlimited."""
-        if self.reach is not None and self.reach > 1 and self.reach >= cycle - 1:
+    def within_steps(self, steps: int) -> Move:
+        """This move on a board where no ride of it takes more than ``steps`` steps before
+        it leaves the board or comes back round to its first square: a limited ride
+        that reaches that far is unlimited."""
+        if self.reach is not None and self.reach > 1 and self.reach >= steps:
             return Move(self.step, None)
         return self
 

@@ -1,12 +1,15 @@
-"""Board geometry: size, square names and the board's symmetries."""
+"""Board geometry: size, shape, square names and the board's symmetries."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from typing import overload
+
+from chessplace.runtime.clipping import clipped
 
 Square = tuple[int, int]
 """A square as ``(file, rank)``, both 0-based; ``(0, 0)`` is a1, bottom-left."""
@@ -103,15 +106,61 @@ def parse_square(name: str) -> Square:
     return file_index(match.group(1)), int(match.group(2)) - 1
 
 
+class Shape(StrEnum):
+    """How the board's edges join: which coordinates of a square wrap round.
+
+    Every other part of chessplace asks the shape (:attr:`wraps`, :attr:`joined`)
+    rather than naming it: a step, the lines, the reach of a limited ride, the
+    checker's walk and the symmetries all follow from :attr:`wraps`.
+    """
+
+    PLANE = "plane"
+    TORUS = "torus"
+    CYLINDER = "cylinder"
+
+    @property
+    def wraps(self) -> tuple[bool, bool]:
+        """Whether files wrap (a step off the last file comes back on the first), and
+        whether ranks do."""
+        return _WRAPS[self]
+
+    @property
+    def joined(self) -> bool:
+        """True when some opposite edges are joined, so a ride may go round."""
+        return any(self.wraps)
+
+
+_WRAPS: dict[Shape, tuple[bool, bool]] = {
+    Shape.PLANE: (False, False),
+    Shape.TORUS: (True, True),
+    Shape.CYLINDER: (True, False),
+}
+"""Per shape, whether files wrap and whether ranks wrap: a cylinder joins its first and
+last files, a torus also its first and last ranks."""
+
+
+def shape_from_text(text: object) -> Shape:
+    """The shape a word names; ``ValueError`` naming the choices for anything else."""
+    if isinstance(text, str) and text.strip().lower() in {shape.value for shape in Shape}:
+        return Shape(text.strip().lower())
+    choices = ", ".join(shape.value for shape in Shape)
+    raise ValueError(f"the board's shape is one of {choices}, not {clipped(repr(text), 24)}")
+
+
 @dataclass(frozen=True)
 class Board:
-    """A rectangular board of ``rows`` ranks and ``cols`` files; on a ``torus`` the
-    edges join (a step off one edge comes back on the opposite one), so every ride
-    goes round until it meets a piece or its own square."""
+    """A rectangular board of ``rows`` ranks and ``cols`` files, of a :class:`Shape`:
+    on a torus the edges join (a step off one edge comes back on the opposite one), so
+    every ride goes round until it meets a piece or its own square; on a cylinder only
+    the first and last files join, so rides along a rank go round and others end at
+    the first or last rank."""
 
     rows: int
     cols: int
-    torus: bool = False
+    shape: Shape = Shape.PLANE
+    _wraps: tuple[bool, bool] = field(init=False, repr=False, compare=False)
+    """The shape's :attr:`Shape.wraps`, kept at hand: :meth:`step` runs for every square
+    of every leap."""
 
     def __post_init__(self) -> None:
         for label, value in (("rows", self.rows), ("cols", self.cols)):
@@ -119,13 +168,13 @@ class Board:
                 raise ValueError(f"board {label} must be a positive integer, not {value!r}")
             if value > MAX_SIDE:
                 raise ValueError(f"board {label} stop at {MAX_SIDE:,}, not {value:,}")
-        if not isinstance(self.torus, bool):
-            raise ValueError(f"torus must be true or false, not {self.torus!r}")
+        object.__setattr__(self, "shape", shape_from_text(self.shape))
+        object.__setattr__(self, "_wraps", self.shape.wraps)
 
     @classmethod
-    def square(cls, n: int, torus: bool = False) -> Board:
-        """The n×n board (on a torus with ``torus``)."""
-        return cls(n, n, torus)
+    def square(cls, n: int, shape: Shape = Shape.PLANE) -> Board:
+        """The n×n board (of ``shape``)."""
+        return cls(n, n, shape)
 
     @property
     def is_square(self) -> bool:
@@ -140,11 +189,15 @@ class Board:
         return 0 <= square[0] < self.cols and 0 <= square[1] < self.rows
 
     def step(self, square: Square, dx: int, dy: int) -> Square | None:
-        """The square ``(dx, dy)`` away, wrapping round a torus; ``None`` off the board."""
+        """The square ``(dx, dy)`` away, wrapping round where the shape joins the edges;
+        ``None`` off the board."""
         x, y = square[0] + dx, square[1] + dy
-        if self.torus:
-            return x % self.cols, y % self.rows
-        return (x, y) if self.contains((x, y)) else None
+        wrap_files, wrap_ranks = self._wraps
+        if wrap_files:
+            x %= self.cols
+        if wrap_ranks:
+            y %= self.rows
+        return (x, y) if 0 <= x < self.cols and 0 <= y < self.rows else None
 
     def squares(self) -> Iterator[Square]:
         """Every square, rank by rank from a1."""
@@ -162,15 +215,22 @@ class Board:
         return file, rank
 
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """The board's symmetries, identity first: the dihedral ones (8 if square,
-        else 4), and on a torus each of them after every translation."""
-        dihedral = self._dihedral()
-        if not self.torus:
+        """The board's symmetries, identity first: the mirrors and half turn, the
+        quarter turns and transposes of a square board whose files and ranks wrap
+        alike (8 or 4 maps), each after every rotation along the coordinates that
+        wrap (a torus's translations, a cylinder's turns round its files)."""
+        wrap_files, wrap_ranks = self.shape.wraps
+        dihedral = self._dihedral(turns=self.is_square and wrap_files == wrap_ranks)
+        if not self.shape.joined:
             return dihedral
-        shifts = [(dx, dy) for dy in range(self.rows) for dx in range(self.cols)]
+        shifts = [
+            (dx, dy)
+            for dy in (range(self.rows) if wrap_ranks else (0,))
+            for dx in (range(self.cols) if wrap_files else (0,))
+        ]
         return tuple(_shifted(g, dx, dy, self) for g in dihedral for dx, dy in shifts)
 
-    def _dihedral(self) -> tuple[Symmetry, ...]:
+    def _dihedral(self, turns: bool) -> tuple[Symmetry, ...]:
         last_file, last_rank = self.cols - 1, self.rows - 1
         maps: list[Symmetry] = [
             lambda s: s,
@@ -178,7 +238,7 @@ class Board:
             lambda s: (last_file - s[0], s[1]),
             lambda s: (s[0], last_rank - s[1]),
         ]
-        if self.is_square:
+        if turns:
             maps += [
                 lambda s: (s[1], s[0]),
                 lambda s: (last_rank - s[1], last_file - s[0]),
@@ -188,7 +248,7 @@ class Board:
         return tuple(maps)
 
     def __str__(self) -> str:
-        return f"{self.rows}×{self.cols}{' torus' if self.torus else ''}"
+        return f"{self.rows}×{self.cols}{'' if self.shape is Shape.PLANE else f' {self.shape}'}"
 
 
 def keeping(
@@ -200,7 +260,8 @@ def keeping(
 
 
 def _shifted(symmetry: Symmetry, dx: int, dy: int, board: Board) -> Symmetry:
-    """``symmetry`` after a translation by ``(dx, dy)`` of the torus ``board``."""
+    """``symmetry`` after a rotation by ``(dx, dy)`` along the coordinates that wrap
+    round ``board`` (a coordinate that does not wrap has a zero shift)."""
 
     def apply(square: Square) -> Square:
         x, y = symmetry(square)

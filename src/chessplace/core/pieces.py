@@ -60,8 +60,8 @@ class Piece:
     def on(self, board: Board) -> Piece:
         """The same piece with its limited rides clipped to ``board``: a ride that reaches
         across the board is unlimited (``W999999999`` on 8×8 is the rook)."""
-        if board.torus:
-            moves = frozenset(move.within_cycle(_longest_cycle(move, board)) for move in self.moves)
+        if board.shape.joined:
+            moves = frozenset(move.within_steps(_most_steps(move, board)) for move in self.moves)
         else:
             longest = max(board.rows, board.cols)
             moves = frozenset(move.within(longest) for move in self.moves)
@@ -127,13 +127,22 @@ def piece_from_text(text: str) -> Piece:
     return Piece(key, key[0], moves)
 
 
-def _longest_cycle(move: Move, board: Board) -> int:
-    """The most squares a ride of ``move`` passes before it comes back round the torus
-    ``board``: for a step (dx, dy), lcm(cols / gcd(cols, dx), rows / gcd(rows, dy))."""
-    return max(
-        math.lcm(board.cols // math.gcd(board.cols, dx), board.rows // math.gcd(board.rows, dy))
-        for dx, dy in move.directions
-    )
+def _most_steps(move: Move, board: Board) -> int:
+    """The most steps a ride of ``move`` takes on ``board`` before it leaves it or comes
+    back to its first square. A step (dx, dy) with a nonzero part along a side that does
+    not wrap leaves after (side − 1) // |d| steps (the fewest over such sides); one that
+    only moves along wrapping sides comes back after
+    lcm(cols / gcd(cols, dx), rows / gcd(rows, dy)) steps."""
+    wrap_files, wrap_ranks = board.shape.wraps
+    most = 0
+    for dx, dy in move.directions:
+        sides = ((board.cols, dx, wrap_files), (board.rows, dy, wrap_ranks))
+        edged = [(side - 1) // abs(d) for side, d, wraps in sides if d and not wraps]
+        if edged:
+            most = max(most, min(edged))
+        else:
+            most = max(most, math.lcm(*(side // math.gcd(side, d) for side, d, _ in sides)) - 1)
+    return most
 
 
 def piece_letter(piece: Piece) -> str:

@@ -9,7 +9,7 @@ from functools import cached_property
 from itertools import permutations
 
 from chessplace.core.board import Board, Square, Symmetry, keeping, square_name
-from chessplace.core.features import Feature
+from chessplace.core.features import Feature, shape_features
 from chessplace.core.pieces import KING, Piece
 from chessplace.core.regions import Regions
 from chessplace.core.rules import (
@@ -158,14 +158,14 @@ class Problem:
         """What the problem asks that not every engine models (engines' ``supports``)."""
         found = {
             Feature.REGIONS: self.regions is not None,
-            Feature.TORUS: self.board.torus,
             Feature.POSITION: self.has_position,
             Feature.DOMINATED: self.dominated is not None,
             Feature.COUNTS: bool(self.counts) and self.regions is None,
             Feature.ONE_WAY: self.one_way,
             Feature.COVER_COUNT: self.cover_counted,
         }
-        return frozenset(feature for feature, present in found.items() if present)
+        asked = frozenset(feature for feature, present in found.items() if present)
+        return asked | shape_features(self.board.shape)
 
     def forbids(self, attacker: int, target: int) -> bool:
         """True when a piece of army number ``attacker`` may not attack one of ``target``."""
@@ -423,8 +423,8 @@ def _check_position(problem: Problem) -> None:
         raise ValueError("pawns to place are for one army whose pieces must not attack each other")
     if free and problem.dominating:
         raise ValueError("pawns to place do not combine with domination")
-    if free and board.torus:
-        raise ValueError("pawns to place need a board with edges, not a torus")
+    if free and board.shape.joined:
+        raise ValueError(f"pawns to place need a plane board, not a {board.shape}")
     if problem.free_pawns + len(held) > board.size:
         raise ValueError(f"{problem.free_pawns} pawns to place do not fit on the {board} board")
 
@@ -521,7 +521,7 @@ def region_grid(problem: Problem) -> Regions | None:
     areas into as many regions as it has ranks, with exactly k pieces on each rank,
     file and region (and an army that admits them); else ``None``."""
     areas, board = problem.areas, problem.board
-    if areas is None or len(problem.armies) != 1 or board.rows != board.cols or board.torus:
+    if areas is None or len(problem.armies) != 1 or board.rows != board.cols or board.shape.joined:
         return None
     army = problem.armies[0]
     if problem.has_position or problem.dominating or not problem.independent:

@@ -244,7 +244,7 @@ def _direct_attacks(placement: Placement, occupant: Occupant) -> Iterator[tuple[
     directions = {_half(d) for ride in riders for d in ride}
     if not directions:
         return
-    if board.torus:
+    if board.shape.joined:
         for square, army in occupant.items():
             if army == PAWN:
                 continue
@@ -285,7 +285,8 @@ def _first_hits(
 
 def _ray(start: Square, dx: int, dy: int, reach: int | None, board: Board) -> Iterator[Square]:
     """The squares ``reach`` steps (``None``: any number) from ``start``, in order, until
-    the edge or, round a torus, ``start`` again (which ends the ray)."""
+    the edge or, round a board whose shape joins its edges, ``start`` again (which ends
+    the ray)."""
     square: Square | None = start
     steps = 0
     while reach is None or steps < reach:

@@ -15,9 +15,8 @@ from chessplace.core.attacks import (
     bounded_paths,
     coverers,
     half_directions,
-    lines_along,
+    parts_along,
     ride_lines,
-    segments,
 )
 from chessplace.core.board import Board, Square
 from chessplace.core.pieces import Piece
@@ -167,8 +166,7 @@ def filled_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], ...], ...
         for direction in half_directions(army.piece):
             parts = [
                 tuple((a, s) for s in segment if s not in closed)
-                for line in lines_along(board, direction)
-                for segment in segments(line, pawns, board.torus)
+                for segment in parts_along(board, direction, pawns)
             ]
             parts = [part for part in parts if part]
             if len(parts) < army.minimum:  # no room for the army: no placement

@@ -177,6 +177,7 @@ class CpSatEngine(Engine):
     supports = frozenset(
         {
             Feature.TORUS,
+            Feature.CYLINDER,
             Feature.REGIONS,
             Feature.POSITION,
             Feature.DOMINATED,

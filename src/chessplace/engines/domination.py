@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 
 from chessplace.core.attacks import coverers
-from chessplace.core.board import Square
+from chessplace.core.board import Shape, Square
 from chessplace.core.pieces import QUEEN
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
@@ -37,7 +37,7 @@ def lower_bound(problem: Problem) -> int:
         return max(bound, len(problem.given_of(0)))
     if (
         board.is_square
-        and not board.torus
+        and board.shape is Shape.PLANE
         and problem.armies[0].piece.moves == QUEEN.on(board).moves
     ):
         bound = max(bound, board.rows // 2)  # ⌈(n − 1)/2⌉ = ⌊n/2⌋

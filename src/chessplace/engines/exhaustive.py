@@ -26,7 +26,7 @@ MAX_SQUARES_REGIONS = 64
 
 def reaches(piece: Piece, start: Square, target: Square, board: Board) -> bool:
     """True when ``piece`` on ``start`` attacks ``target`` on an empty ``board``."""
-    if board.torus:
+    if board.shape.joined:
         return _reaches_round(piece, start, target, board)
     dx, dy = target[0] - start[0], target[1] - start[1]
     for move in piece.moves:
@@ -38,7 +38,8 @@ def reaches(piece: Piece, start: Square, target: Square, board: Board) -> bool:
 
 
 def _reaches_round(piece: Piece, start: Square, target: Square, board: Board) -> bool:
-    """:func:`reaches` on a torus: each move's steps taken one by one, wrapping."""
+    """:func:`reaches` on a board whose shape joins edges: each move's steps taken one by
+    one, wrapping."""
     for move in piece.moves:
         for dx, dy in move.directions:
             square: Square | None = start
@@ -53,7 +54,7 @@ def _reaches_round(piece: Piece, start: Square, target: Square, board: Board) ->
 
 class ExhaustiveEngine(Engine):
     name = "exhaustive"
-    supports = frozenset({Feature.TORUS, Feature.REGIONS, Feature.DOMINATED})
+    supports = frozenset({Feature.TORUS, Feature.CYLINDER, Feature.REGIONS, Feature.DOMINATED})
     summary = "plain backtracking over every square; small boards; the test oracle"
     tasks = frozenset({Task.SOLVE, Task.OPTIMIZE, Task.COUNT})
 

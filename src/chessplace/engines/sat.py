@@ -57,6 +57,7 @@ class SatEngine(Engine):
     supports = frozenset(
         {
             Feature.TORUS,
+            Feature.CYLINDER,
             Feature.REGIONS,
             Feature.POSITION,
             Feature.DOMINATED,

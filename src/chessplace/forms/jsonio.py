@@ -10,7 +10,14 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from chessplace.core.board import Square, file_names, parse_square, square_name, square_names
+from chessplace.core.board import (
+    Shape,
+    Square,
+    file_names,
+    parse_square,
+    square_name,
+    square_names,
+)
 from chessplace.core.pieces import Piece, piece_from_text
 from chessplace.core.placement import Placement
 from chessplace.core.problem import Problem
@@ -110,7 +117,7 @@ def result_head(problem: Problem, task: str, result: Result) -> dict[str, Any]:
         "puzzle": problem.puzzle,
         "rows": problem.board.rows,
         "cols": problem.board.cols,
-        **({"torus": True} if problem.board.torus else {}),
+        "shape": problem.board.shape.value,
         "status": result.status.value,
         "solver": result.solver,
         "seconds": round(result.seconds, 6),
@@ -177,11 +184,19 @@ def parse_json(problem: Problem, text: str) -> Placement:
             if key in data and data[key] != size:
                 said = clipped(str(data[key]), 12)
                 raise ValueError(f"the JSON is for {key} = {said}, not {size}")
-        if data.get("torus", False) is not board.torus:
-            said = "a torus" if data.get("torus") is True else "no torus"
-            wanted = "a torus (--torus)" if board.torus else "a flat board"
-            raise ValueError(f"the JSON says {said}, but the board is {wanted}")
+        said = json_shape(data)
+        if said != board.shape:
+            said = clipped(said, 12)
+            raise ValueError(f"the JSON is for a {said} board, not a {board.shape} one")
     return placement_from_data(problem, data)
+
+
+def json_shape(data: dict[str, Any]) -> str:
+    """The board shape an answer's JSON states: its ``shape``, or ``torus`` true as
+    earlier versions wrote it; a plane when it says neither."""
+    if "shape" in data:
+        return str(data["shape"])
+    return Shape.TORUS.value if data.get("torus") is True else Shape.PLANE.value
 
 
 def placement_from_data(problem: Problem, data: Any) -> Placement:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from chessplace.core.board import Board
+from chessplace.core.board import Board, Shape, shape_from_text
 from chessplace.core.pieces import piece_from_text
 from chessplace.core.problem import Problem
 from chessplace.notation.position import Listing, with_dominated, with_position
@@ -37,6 +37,7 @@ def problem_from_options(
     grid: str | Sequence[str] | None = None,
     stars: int | None = None,
     torus: bool | None = None,
+    shape: str | None = None,
     blocked: Listing = None,
     given: Listing = None,
     pawns: Listing | int = None,
@@ -45,7 +46,8 @@ def problem_from_options(
     no_attack: RuleListing = None,
     regions: RuleListing = None,
 ) -> Problem:
-    """The problem that the CLI's (and the HTTP API's) options describe: ``blocked``,
+    """The problem that the CLI's (and the HTTP API's) options describe: the board's
+    ``shape`` (plane, torus or cylinder; ``torus`` true is short for a torus), ``blocked``,
     ``given`` and ``pawns`` as :func:`chessplace.notation.position.with_position` reads them,
     but for ``queens-and-pawns``, whose ``pawns`` is how many pawns to place; with
     ``dominate``, every answer occupies or attacks those squares (one army); ``counts``,
@@ -58,7 +60,8 @@ def problem_from_options(
     if puzzle not in PUZZLES and puzzle not in REGION_PUZZLES:
         raise ValueError(unknown_puzzle(puzzle))
     if puzzle in REGION_PUZZLES:
-        others = (rows, cols, piece, at_least, exactly, at_most, armies, white, torus or None)
+        sized = (rows, cols, torus or None, shape)
+        others = (*sized, piece, at_least, exactly, at_most, armies, white)
         position = (blocked, given, pawns, dominate, counts, no_attack, regions)
         if grid is None:
             raise ValueError(f"{puzzle} needs a grid of regions")
@@ -69,10 +72,11 @@ def problem_from_options(
         raise ValueError(f"a grid and stars are for {' and '.join(REGION_PUZZLES)}")
     if n is not None and (rows or cols):
         raise ValueError("give either n or rows and cols, not both")
+    form = board_shape(shape, torus)
     if n is not None:
-        board = Board.square(n, bool(torus))
+        board = Board.square(n, form)
     elif rows and cols:
-        board = Board(rows, cols, bool(torus))
+        board = Board(rows, cols, form)
     else:
         raise ValueError("give the board size: n, or rows and cols")
     if puzzle == "queens-and-pawns":
@@ -95,6 +99,26 @@ def problem_from_options(
     if dominate is not None:
         problem = with_dominated(problem, dominate)
     return with_rules(problem, counts, no_attack, regions)
+
+
+def board_shape(shape: object, torus: object, names: tuple[str, str] = ("shape", "torus")) -> Shape:
+    """The board's shape from a ``shape`` word and the ``torus`` shorthand (true for a
+    torus; ``None`` for either when not given): ``ValueError`` in one line, naming the
+    keys in ``names``, for a word that is no shape or a pair that disagree."""
+    key, shorthand = names
+    if torus is not None and not isinstance(torus, bool):
+        raise ValueError(f"{shorthand}: expected true or false, not {clipped(repr(torus), 24)}")
+    if shape is None:
+        return Shape.TORUS if torus else Shape.PLANE
+    try:
+        form = shape_from_text(shape)
+    except ValueError as error:
+        raise ValueError(f"{key}: {error}") from None
+    if torus is not None and torus is not (form is Shape.TORUS):
+        raise ValueError(
+            f"{key} is {form} but {shorthand} is {str(torus).lower()}: give one of them"
+        )
+    return form
 
 
 def _pawn_count(pawns: Listing | int) -> int:
@@ -123,6 +147,7 @@ PROBLEM_OPTIONS = (
     "grid",
     "stars",
     "torus",
+    "shape",
     "blocked",
     "given",
     "pawns",

@@ -10,7 +10,7 @@ data is the same in both. Two forms, one schema (``data/problem.schema.json``):
        "given": [{"piece": "queen", "square": "d1"}]}
 
 - the problem spelled out, which :func:`to_data` writes and ``--print-problem``
-  prints: ``board`` (rows, cols, torus, blocked, pawns, regions), ``armies``
+  prints: ``board`` (rows, cols, shape, blocked, pawns, regions), ``armies``
   (name, piece, min, max, fixed), ``rules`` (independent, dominating: true or the
   list of squares to dominate, equal_armies, no_attack), ``objective`` (maximize or
   minimize; minimize unless told when dominating), ``given``, ``place_pawns`` and
@@ -33,10 +33,15 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Literal
 
-from chessplace.core.board import Board, square_names
+from chessplace.core.board import Board, Shape, square_names
 from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense
-from chessplace.notation.options import PROBLEM_OPTIONS, RULE_OPTIONS, problem_from_options
+from chessplace.notation.options import (
+    PROBLEM_OPTIONS,
+    RULE_OPTIONS,
+    board_shape,
+    problem_from_options,
+)
 from chessplace.notation.position import with_dominated, with_position
 from chessplace.notation.puzzles import REGION_PUZZLES
 from chessplace.notation.rulefile import (
@@ -75,7 +80,7 @@ LISTINGS = ("blocked", "given", "pawns", "dominate")
 PUZZLE_KEYS = frozenset({"puzzle", *PROBLEM_OPTIONS, *RULE_OPTIONS})
 SPELLED_KEYS = frozenset({"puzzle", "board", "armies", "rules", "objective", "given"})
 SPELLED_KEYS |= {"place_pawns", "counts"}
-BOARD_KEYS = frozenset({"rows", "cols", "torus", "blocked", "pawns", "regions"})
+BOARD_KEYS = frozenset({"rows", "cols", "shape", "torus", "blocked", "pawns", "regions"})
 ARMY_KEYS = frozenset({"name", "piece", "min", "max", "fixed"})
 RULE_KEYS = frozenset({"independent", "dominating", "equal_armies", "no_attack"})
 
@@ -251,6 +256,7 @@ _OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "grid": (list, str),
     "stars": (int,),
     "torus": (bool,),
+    "shape": (str,),
     "blocked": (list,),
     "given": (list,),
     "pawns": (list, int),
@@ -315,10 +321,15 @@ def _spelled(data: dict[str, Any]) -> Problem:
     _known(data, SPELLED_KEYS, "")
     board_data = _object(data["board"], "board")
     _known(board_data, BOARD_KEYS, "board.")
+    torus = board_data.get("torus")
     board = Board(
         _int(board_data.get("rows"), "board.rows"),
         _int(board_data.get("cols"), "board.cols"),
-        _bool(board_data.get("torus", False), "board.torus"),
+        board_shape(
+            board_data.get("shape"),
+            None if torus is None else _bool(torus, "board.torus"),
+            ("board.shape", "board.torus"),
+        ),
     )
     armies_data = data.get("armies")
     if not isinstance(armies_data, list) or not 1 <= len(armies_data) <= len(ARMY_NAMES):
@@ -400,8 +411,8 @@ def to_data(problem: Problem) -> dict[str, Any]:
         }
     board = problem.board
     board_data: dict[str, Any] = {"rows": board.rows, "cols": board.cols}
-    if board.torus:
-        board_data["torus"] = True
+    if board.shape is not Shape.PLANE:
+        board_data["shape"] = board.shape.value
     if problem.blocked:
         board_data["blocked"] = square_names(problem.blocked)
     if problem.pawns:

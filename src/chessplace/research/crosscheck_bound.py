@@ -44,7 +44,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from chessplace import Board, puzzles, square_name
+from chessplace import Board, Shape, puzzles, square_name
 from chessplace.core.problem import Problem
 from chessplace.encodings.formulas import DEFAULT_ENCODING, LineFormula
 from chessplace.research.commands import prog
@@ -68,7 +68,7 @@ from chessplace.runtime.journal import Journal, recorded_header
 
 def beyond(n: int, torus: bool, optimum: int, white: int | None) -> Problem:
     """The problem one past the claim: M + 1 of each, or W white and M + 1 black."""
-    board = Board.square(n, torus)
+    board = Board.square(n, Shape.TORUS if torus else Shape.PLANE)
     if white is None:
         return puzzles.peaceable_queens(board).with_counts(at_least=optimum + 1)
     return puzzles.peaceable_queens(board, white=white).with_counts(at_least=optimum + 1)

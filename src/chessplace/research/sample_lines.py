@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from chessplace import Board, puzzles
+from chessplace import Board, Shape, puzzles
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry, geometry
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if fault:
         print(f"sample-lines: {fault}", file=sys.stderr)
         return 2
-    board = Board.square(args.n, args.torus)
+    board = Board.square(args.n, Shape.TORUS if args.torus else Shape.PLANE)
     problem = puzzles.peaceable_queens(board, white=args.white)
     g = geometry(board, problem.armies[0].piece, True, args.white is None)
     search = LineSearch(g, 1, white_target=args.white)

@@ -132,7 +132,7 @@ def _verify(command: list[str], answer: str) -> str:
 def _puzzle_options(words: list[str]) -> list[str]:
     """The puzzle name and the board and army options of a command line (those that
     verify takes), without the engine's."""
-    keep_with_value = {"-n", "--rows", "--cols", "--piece", "--armies", "--white"}
+    keep_with_value = {"-n", "--rows", "--cols", "--shape", "--piece", "--armies", "--white"}
     keep_flags = {"--torus"}
     kept = [words[0]]
     i = 1

@@ -74,8 +74,8 @@ def spec_of(problem: Problem) -> Spec:
     board = problem.board
     if problem.regions is not None:
         raise CannotCertify("certificates do not cover region puzzles yet")
-    if problem.board.torus:
-        raise CannotCertify("certificates do not cover torus boards yet")
+    if problem.board.shape.joined:
+        raise CannotCertify(f"certificates do not cover {problem.board.shape} boards yet")
     if problem.pawns or problem.free_pawns:
         raise CannotCertify(
             "certificates do not cover pawns yet: they cut rides, which the certified formula "

@@ -115,7 +115,7 @@ def _admissible(placement: Placement) -> bool:
 
 class HeuristicEngine(Engine):
     name = "heuristic"
-    supports = frozenset({Feature.TORUS})
+    supports = frozenset({Feature.TORUS, Feature.CYLINDER})
     summary = "annealing over line colours (Numba): large peaceable armies fast, unproven"
     package = "numba"
     module = "numba"

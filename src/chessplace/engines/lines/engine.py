@@ -60,7 +60,7 @@ def labels_of(g: Geometry, placement: Placement) -> np.ndarray:
 class LineSearchEngine(Engine):
     name = "lines"
     supports = frozenset(
-        {Feature.TORUS, Feature.POSITION}
+        {Feature.TORUS, Feature.CYLINDER, Feature.POSITION}
     )  # blocked squares only: see lines.refusal
     summary = "branch and bound over line colours (Numba): peaceable armies of a rider, proven"
     package = "numba"

@@ -159,7 +159,7 @@ def _show_verdict(
             "puzzle": problem.puzzle,
             "rows": problem.board.rows,
             "cols": problem.board.cols,
-            **({"torus": True} if problem.board.torus else {}),
+            "shape": problem.board.shape.value,
             "status": "invalid" if violations else "valid",
             "violations": [str(v) for v in violations],
         }

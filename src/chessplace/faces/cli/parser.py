@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from chessplace.core.board import Shape
 from chessplace.export import FORMATS
 from chessplace.faces.cli.argtypes import (
     count_value,
@@ -68,10 +69,16 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rows", type=positive_int, help="ranks of a rectangular board")
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
     parser.add_argument(
+        "--shape",
+        choices=[shape.value for shape in Shape],
+        help="how the edges join: plane (none, the default), torus (both pairs: every ride "
+        "wraps round) or cylinder (the first and last files: rides along ranks wrap)",
+    )
+    parser.add_argument(
         "--torus",
         action="store_true",
         default=None,
-        help="join opposite edges: every ride wraps round the board",
+        help="short for --shape torus",
     )
     parser.add_argument(
         "--piece", help="piece name or Betza notation (independent, peaceable, dominating)"

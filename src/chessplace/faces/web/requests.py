@@ -35,7 +35,8 @@ class Options(BaseModel):
     n: int | None = Field(None, ge=1)
     rows: int | None = Field(None, ge=1)
     cols: int | None = Field(None, ge=1)
-    torus: bool = False
+    torus: bool | None = None
+    shape: str | None = Field(None, max_length=64)
     piece: str | None = Field(None, max_length=100)
     at_least: int | None = Field(None, ge=0)
     exactly: int | None = Field(None, ge=0)
