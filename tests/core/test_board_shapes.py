@@ -289,7 +289,6 @@ def test_n_queens_on_the_cylinder(n: int) -> None:
         assert_valid(solve(puzzles.queens(Board.square(n, CYLINDER))))
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("n", [9, 10, 11])
 def test_n_queens_on_larger_cylinders(n: int) -> None:
     result = count(puzzles.queens(Board.square(n, CYLINDER)))
