@@ -61,3 +61,24 @@ def test_the_demo_names_the_compilation_apart() -> None:
     assert _took(result) == "0.06 s (compiled in 33.2 s)"
     assert _cell(result) == "0.06 (compiled in 33.2 s)"
     assert _cell(result.timed(0.06)) == "0.06"
+
+
+@pytest.mark.slow
+def test_the_demo_compiles_its_later_searches_ahead(tmp_path: Path) -> None:
+    """From an empty cache the line, local and cover searches compile in a child while
+    the demo's first sections run (issue 53): no section compiles one itself."""
+    pytest.importorskip("numba")
+    environment = dict(os.environ)
+    environment["NUMBA_CACHE_DIR"] = str(tmp_path / "numba")
+    environment["CHESSPLACE_CACHE"] = str(tmp_path / "chessplace")
+    done = subprocess.run(
+        [sys.executable, "-m", "chessplace", "demo", "--ascii"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "compiled in" not in done.stdout
+    assert "9×9: 12 white and 12 black queens, proven best" in done.stdout
+    assert "5 queens dominate 8×8" in done.stdout

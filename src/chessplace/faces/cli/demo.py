@@ -1,8 +1,17 @@
-"""``chessplace demo``: the classic puzzles one after the other, with boards and timings."""
+"""``chessplace demo``: the classic puzzles one after the other, with boards and timings.
+
+On a machine that never ran chessplace, the searches of the later sections (the line
+search, the local search, the cover search) compile in a child process while the
+first sections run (:func:`_compile_ahead`): the sections then load them from the
+disk cache, and wait only for what is not compiled yet, saying so.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -14,6 +23,7 @@ from chessplace.data.reference import known
 from chessplace.forms.text import render_text
 from chessplace.notation import puzzles
 from chessplace.runtime import compiling
+from chessplace.runtime.lifeline import start_child
 
 
 class _Console(Console):
@@ -42,9 +52,64 @@ def _cell(result: Result) -> str:
     return " ".join(filter(None, [f"{result.seconds:.2f}", result.compiled_note]))
 
 
+def _compile_ahead(sender: Any) -> None:
+    """In a child process: solve the smallest problem of each later section that needs a
+    search compiled, so that it compiles into the disk cache while the first sections
+    run. Sends the name of each search as it starts compiling, and ``None`` after each
+    problem."""
+    lock = threading.Lock()  # the searches may compile in threads of their own
+
+    def send(message: str | None) -> None:
+        with lock:
+            sender.send(message)
+
+    compiling.on_compile(send)
+    square = Board.square
+    with contextlib.suppress(Exception):  # then the section compiles for itself
+        for problem in (puzzles.peaceable_queens(square(2)), puzzles.dominating_queens(square(5))):
+            api.optimize(problem)
+            send(None)
+
+
+class _Ahead:
+    """The child of :func:`_compile_ahead`, and how far it has got."""
+
+    def __init__(self) -> None:
+        self.child = start_child(_compile_ahead)
+        self.solved = 0
+        self.compiling: list[str] = []  # for the problem under way
+
+    def wait(self, problem: int, say: Callable[[str], None]) -> None:
+        """Wait until the child has solved problem ``problem`` (0: peaceable queens, 1:
+        domination), saying which searches it is still compiling for it."""
+        receiver = self.child.receiver
+        try:
+            while self.solved <= problem and receiver.poll():
+                self._heard(receiver.recv())  # what it said while this process worked
+            if self.solved > problem:
+                return
+            for search in self.compiling:
+                say(search)
+            while self.solved <= problem:
+                message = receiver.recv()
+                self._heard(message)
+                if message is not None and self.solved == problem:
+                    say(message)
+        except EOFError:  # the child died: the section compiles for itself
+            self.solved = problem + 1
+
+    def _heard(self, message: str | None) -> None:
+        if message is None:
+            self.solved += 1
+            self.compiling = []
+        else:
+            self.compiling.append(message)
+
+
 def run_demo(ascii_only: bool = False) -> None:
     """Solve, optimise and count the seed puzzles, checking each answer against OEIS."""
     console = _Console()
+    ahead = _Ahead()  # before this process's listener: the child keeps quiet
 
     def say(search: str) -> None:  # from the thread that compiles: a closed pipe waits
         with contextlib.suppress(BrokenPipeError):
@@ -52,12 +117,15 @@ def run_demo(ascii_only: bool = False) -> None:
 
     unsay = compiling.on_compile(say)
     try:
-        _run_demo(console, ascii_only)
+        _run_demo(console, ascii_only, ahead, say)
     finally:
+        ahead.child.end()
         unsay()
 
 
-def _run_demo(console: Console, ascii_only: bool) -> None:
+def _run_demo(
+    console: Console, ascii_only: bool, ahead: _Ahead, say: Callable[[str], None]
+) -> None:
     square = Board.square
 
     _board(console, "8 queens", api.solve(puzzles.queens(square(8))), ascii_only)
@@ -92,6 +160,7 @@ def _run_demo(console: Console, ascii_only: bool) -> None:
     amazons = api.count(puzzles.amazons(square(10)), unique=True)
     console.print(f"all 10-amazon solutions: {amazons.count} ({amazons.unique} up to symmetry)")
 
+    ahead.wait(0, say)
     table = Table(title="peaceable armies of queens (OEIS A250000)")
     for column in ("n", "m", "status", "solver", "seconds", "OEIS"):
         table.add_column(column, justify="right")
@@ -123,6 +192,7 @@ def _run_demo(console: Console, ascii_only: bool) -> None:
     )
     _board(console, f"20×20 by local search: the best known {target} each", large, ascii_only)
 
+    ahead.wait(1, say)
     table = Table(title="queen domination (OEIS A075458)")
     for column in ("n", "queens", "status", "seconds", "OEIS"):
         table.add_column(column, justify="right")
