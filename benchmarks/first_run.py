@@ -1,0 +1,176 @@
+"""A newcomer's first commands, from an empty cache, against an older tree in the same run.
+
+Each command runs as ``python -m chessplace ...`` in a fresh process whose Numba and
+chessplace caches (``NUMBA_CACHE_DIR``, ``CHESSPLACE_CACHE``) point at a new empty
+folder, so it compiles whatever it compiles as on a machine that never ran
+chessplace; nobody's own cache is read or touched. The baseline is the ``src`` folder
+of another commit (``--baseline``, extracted with ``git archive`` into a temporary
+folder), or this tree with some commits' changes to ``src`` taken back
+(``--without``: the exact change, where the commits between hold half-finished
+work of others); both trees' bytecode is compiled first (``compileall``), so that
+the seconds are chessplace's and Numba's, not Python's. The two trees take turns,
+command by command, so that a busy machine weighs on both alike; ``--runs`` takes
+the median of that many. A command over 10 s must have said why on stderr (the
+``compiling …`` line): the last column says whether it did.
+
+Goals (issue 53): the demo under 30 s, the first ``count queens -n 8`` under 3 s and
+the first ``generate queens-game -n 8`` under 10 s, on two cores.
+
+    python benchmarks/first_run.py --without 3f189d0 6bcc8e8 c5c0099 [--runs 1] [--only count]
+    python benchmarks/first_run.py --baseline 46cfb49
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import io
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAID_WHY_AFTER = 10.0
+"""Seconds after which a first command must have said why it takes long."""
+
+
+@dataclass(frozen=True)
+class Command:
+    words: tuple[str, ...]
+    goal: float | None = None
+
+
+COMMANDS = (
+    Command(("demo", "--ascii"), 30.0),
+    Command(("count", "queens", "-n", "8"), 3.0),
+    Command(("generate", "queens-game", "-n", "8", "--seed", "1"), 10.0),
+    Command(("count", "queens", "-n", "12", "--unique")),
+    Command(("count", "amazons", "-n", "10", "--unique")),
+    Command(("optimize", "peaceable-queens", "-n", "8")),
+    Command(("optimize", "dominating-queens", "-n", "8")),
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    cpu: float
+    said_why: bool
+
+
+def _cpu() -> float:
+    """CPU seconds of this process's finished children so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def first_run(source: Path, command: Command) -> Run:
+    """One run of ``command`` with ``source`` on the path and empty caches."""
+    with tempfile.TemporaryDirectory(prefix="chessplace-first-run-") as cache:
+        environment = {
+            **os.environ,
+            "PYTHONPATH": str(source),
+            "NUMBA_CACHE_DIR": str(Path(cache, "numba")),
+            "CHESSPLACE_CACHE": str(Path(cache, "chessplace")),
+        }
+        cpu, started = _cpu(), time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "chessplace", *command.words],
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=cache,
+        )
+        seconds, cpu = time.perf_counter() - started, _cpu() - cpu
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command.words)} failed:\n{done.stderr[-2000:]}")
+    return Run(seconds, cpu, "compiling" in done.stdout + done.stderr)
+
+
+def extracted(revision: str, into: Path) -> Path:
+    """The ``src`` folder of ``revision``, written under ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision, "src"], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def taken_back(commits: list[str], into: Path) -> Path:
+    """This tree's ``src`` folder, copied under ``into``, without the changes that
+    ``commits`` made to it."""
+    source = into / "src"
+    shutil.copytree(ROOT / "src", source, ignore=shutil.ignore_patterns("__pycache__"))
+    for commit in reversed(commits):
+        change = subprocess.run(
+            ["git", "-C", str(ROOT), "diff", f"{commit}~1", commit, "--", "src"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["git", "apply", "-R"], input=change, cwd=into, check=True)
+    return source
+
+
+def median_run(runs: list[Run]) -> Run:
+    return Run(
+        statistics.median(r.seconds for r in runs),
+        statistics.median(r.cpu for r in runs),
+        all(r.said_why for r in runs),
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    against = parser.add_mutually_exclusive_group(required=True)
+    against.add_argument("--baseline", help="the commit whose src to compare with")
+    against.add_argument("--without", nargs="+", help="commits whose changes to take back")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--only", help="only the commands whose words contain this")
+    arguments = parser.parse_args()
+    commands = [c for c in COMMANDS if not arguments.only or arguments.only in " ".join(c.words)]
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="chessplace-baseline-") as folder:
+        if arguments.baseline:
+            baseline = extracted(arguments.baseline, Path(folder))
+            named = arguments.baseline
+        else:
+            baseline = taken_back(arguments.without, Path(folder))
+            named = f"this tree without {' '.join(arguments.without)}"
+        trees = {"baseline": baseline, "now": ROOT / "src"}
+        for source in trees.values():
+            compileall.compile_dir(source, quiet=1)
+        rows = []
+        for command in commands:
+            runs: dict[str, list[Run]] = {name: [] for name in trees}
+            for _ in range(arguments.runs):
+                for name, source in trees.items():
+                    runs[name].append(first_run(source, command))
+            rows.append((command, median_run(runs["baseline"]), median_run(runs["now"])))
+    print(f"first runs with empty caches, median of {arguments.runs}, on {os.cpu_count()} cores")
+    print(f"baseline: {named}; load average {load:.1f} at the start, ", end="")
+    print(f"{os.getloadavg()[0]:.1f} at the end")
+    print(
+        f"{'command':<42} {'baseline s':>10} {'now s':>6} {'goal s':>6} {'said why':>8}"
+        f" {'baseline CPU s':>14} {'now CPU s':>9}"
+    )
+    for command, before, after in rows:
+        goal = f"< {command.goal:.0f}" if command.goal else ""
+        why = ("yes" if after.said_why else "NO") if after.seconds > SAID_WHY_AFTER else ""
+        print(
+            f"{' '.join(command.words):<42} {before.seconds:>10.1f} {after.seconds:>6.1f}"
+            f" {goal:>6} {why:>8} {before.cpu:>14.1f} {after.cpu:>9.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
