@@ -1,10 +1,14 @@
 """Every example in the documentation runs as written (docs/**/*.md and README.md).
 
 - A ```python block runs in the namespace of its page, after the page's earlier blocks.
-- In a ```sh or ```console block, each line that starts with ``chessplace `` (after
-  ``$ `` in a console block) runs through the command line's ``main``, and must exit
-  with the code its comment names ("(exit 1)", "(exit code 2)"), else 0; ``> FILE`` sends
-  standard output to FILE. Other lines (``make``, ``dask``, output) are text.
+- In a ```sh or ```console block, each command (after ``$ `` in a console block; a
+  line ending in a backslash goes on on the next) runs and must exit with the code its
+  comment names ("(exit 1)", "(exit code 2)"), else 0; ``> FILE`` sends standard output
+  to FILE. ``chessplace ...`` runs through the command line's ``main``,
+  ``python -m chessplace.research ...`` as a process in the page's directory, and
+  ``.venv/bin/pytest ...`` as a process in the repository's root. Other lines
+  (``make``, ``dask``, output) are text; the contributor pages have none
+  (``docs/contributing``: every command there runs, none is left out).
 - A ```text title="NAME" block is a file the page's commands read: it is written
   to NAME before any of them runs.
 - A block right after ``<!-- not run: REASON -->`` is skipped, with that reason.
@@ -19,6 +23,8 @@ import argparse
 import importlib.util
 import re
 import shlex
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -85,10 +91,37 @@ def blocks(page: Path) -> list[Block]:
     return found
 
 
+PROCESSES = {
+    "python -m chessplace.research": ([sys.executable, "-m", "chessplace.research"], None),
+    ".venv/bin/pytest": ([sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], ROOT),
+}
+"""Commands that run as a process: what runs them, and where (``None``: the page's
+directory); ``chessplace`` runs through ``main``, in this process."""
+RUNNERS = ("chessplace", *PROCESSES)
+
+
+def shell_lines(block: Block) -> list[str]:
+    """The lines of a shell block, a console's ``$ `` dropped and a ``\\`` joined to
+    the next line."""
+    lines: list[str] = []
+    going_on = False
+    for line in block.code.splitlines():
+        line = line.removeprefix("$ ")
+        if going_on:
+            lines[-1] = lines[-1][:-1].rstrip() + " " + line.strip()
+        else:
+            lines.append(line)
+        going_on = lines[-1].endswith("\\")
+    return lines
+
+
+def _runner(line: str) -> str | None:
+    return next((r for r in RUNNERS if line.startswith(f"{r} ")), None)
+
+
 def commands(block: Block) -> list[str]:
-    """The lines of a shell block that run ``chessplace`` (without a console's ``$ ``)."""
-    lines = (line.removeprefix("$ ") for line in block.code.splitlines())
-    return [line for line in lines if line.startswith("chessplace ")]
+    """The lines of a shell block that are commands this test runs."""
+    return [line for line in shell_lines(block) if _runner(line)]
 
 
 BLOCKS = [b for page in PAGES for b in blocks(page)]
@@ -120,8 +153,10 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def _command(line: str) -> tuple[list[str], Path | None, int]:
-    """The arguments after ``chessplace``, the file ``>`` names, and the exit code due."""
-    text, _, comment = line.partition(" #")
+    """The arguments after the runner, the file ``>`` names, and the exit code due."""
+    runner = _runner(line)
+    assert runner is not None, line
+    text, _, comment = line.removeprefix(runner).partition(" #")
     words = shlex.split(text)
     assert not {"|", "<", "&&", ";", "2>&1"} & set(words), f"not a plain command: {line}"
     target = None
@@ -129,7 +164,23 @@ def _command(line: str) -> tuple[list[str], Path | None, int]:
         at = words.index(">")
         target, words = Path(words[at + 1]), words[:at]
     due = EXIT.search(comment)
-    return words[1:], target, int(due[1]) if due else 0
+    return words, target, int(due[1]) if due else 0
+
+
+def _run(
+    line: str, arguments: list[str], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    """Run a command of the docs: its exit code, standard output and standard error."""
+    runner = _runner(line)
+    if runner == "chessplace":
+        code = main(arguments)
+        out, err = capsys.readouterr()
+        return code, out, err
+    command, where = PROCESSES[str(runner)]
+    done = subprocess.run(
+        [*command, *arguments], cwd=where or Path.cwd(), capture_output=True, text=True
+    )
+    return done.returncode, done.stdout, done.stderr
 
 
 @pytest.mark.parametrize("block", EXAMPLES, ids=[b.name for b in EXAMPLES])
@@ -148,10 +199,10 @@ def test_example_runs(
         return
     for line in commands(block):
         arguments, target, due = _command(line)
-        code = main(arguments)
-        out, err = capsys.readouterr()
+        code, out, err = _run(line, arguments, capsys)
         assert "Traceback" not in err, f"{line}\n{err}"
-        assert code == due, f"{block.name}: {line}\nexit {code}, the docs say {due}\n{err}"
+        said = f"{err}\n{out[-3000:]}"
+        assert code == due, f"{block.name}: {line}\nexit {code}, the docs say {due}\n{said}"
         if target is not None:
             target.write_text(out, encoding="utf-8")
 
@@ -161,6 +212,26 @@ def test_examples_are_found() -> None:
     assert sum(b.lang == "python" for b in EXAMPLES) >= 5
     assert sum(b.lang in SHELLS for b in EXAMPLES) >= 20
     assert any(b.skip for b in EXAMPLES)
+
+
+CONTRIBUTING = DOCS / "contributing"
+
+
+def test_every_command_of_the_contributor_pages_runs() -> None:
+    """A contributor follows these pages command by command: no block of theirs is left
+    out, and a shell block holds only commands this test runs (and comments)."""
+    found = [b for b in BLOCKS if b.page.is_relative_to(CONTRIBUTING)]
+    assert {b.page.name for b in found} >= {"adding-an-engine.md", "adding-a-rule.md"}
+    assert [b.name for b in found if b.skip] == []
+    assert [b.name for b in found if b.lang in {"bash", "shell", "zsh"}] == []
+    text = [
+        f"{b.name}: {line}"
+        for b in found
+        if b.lang in SHELLS
+        for line in shell_lines(b)
+        if line.strip() and not line.lstrip().startswith("#") and not _runner(line)
+    ]
+    assert text == []
 
 
 # --- the generated reference pages ------------------------------------------------------
