@@ -41,10 +41,13 @@ def shot(
     scale: float = 1.0,
     noise: float = 0.0,
     form: str = "PNG",
+    crowns: tuple[tuple[int, int], ...] = (),
+    crosses: tuple[tuple[int, int], ...] = (),
 ) -> bytes:
     """A screenshot of the grid: cells in the palette's colours (one per region, in
-    reading order), thin lines between cells, walls between regions, a border, on a page
-    with a title above and a button below; scaled (anti-aliased), noised, encoded."""
+    reading order), thin lines between cells, walls between regions, a border, crowns
+    and X marks on the (row, column) cells given (a game under way), on a page with a
+    title above and a button below; scaled (anti-aliased), noised, encoded."""
     n = len(rows)
     side = n * cell
     left, top = 80, 200
@@ -69,6 +72,14 @@ def shot(
     if border:
         box = [left - border, top - border, left + side + border - 1, top + side + border - 1]
         pen.rectangle(box, outline="black", width=border)
+    for row, column in crowns:  # a crown of five points, 60% of the cell wide
+        x, y, r = left + (column + 0.5) * cell, top + (row + 0.5) * cell, 0.3 * cell
+        points = [(-1, 0.6), (-1, -0.5), (-0.5, 0), (0, -0.8), (0.5, 0), (1, -0.5), (1, 0.6)]
+        pen.polygon([(x + r * dx, y + r * dy) for dx, dy in points], fill="black")
+    for row, column in crosses:
+        x, y, r = left + (column + 0.5) * cell, top + (row + 0.5) * cell, cell / 5
+        pen.line([x - r, y - r, x + r, y + r], fill="#333333", width=3)
+        pen.line([x - r, y + r, x + r, y - r], fill="#333333", width=3)
     ink = "black" if page == "white" else "white"
     pen.text((left, top - 60), "Queens #123 · 0:42", fill=ink)
     pen.rounded_rectangle([left, top + side + 30, left + 120, top + side + 70], 12, "#0a66c2")

@@ -5,11 +5,13 @@ order).
 
 The grid is found from long straight edges: rows (and columns) of pixels along which
 the colour changes over a long run give the candidate boxes, largest first. A box is
-the grid when, for some n, each of its n×n cells is of one colour inside (the cell's
-middle, clear of lines and walls) and the cells' colours fall into exactly n groups,
-each colour far from the other groups'. Marks or crowns drawn in the cells get in the
-way: a screenshot of the grid before the first move reads best. Needs Pillow (the
-``image`` extra); the pixel count is checked before the picture is decoded.
+the grid when, for some n, each of its n×n cells is of one colour in its ring (the
+cell less a margin, clear of lines and walls, and less its centre, where crowns and X
+marks of a game under way are drawn), the cells' colours fall into exactly n groups,
+each colour far from the other groups', and the cells do not go on past the box (a
+corner of a grid cut off by the picture's edge is not taken for a grid). The pieces
+are not read, only the regions. Needs Pillow (the ``image`` extra); the pixel count is
+checked before the picture is decoded.
 """
 
 from __future__ import annotations
@@ -41,10 +43,14 @@ EDGE = 28
 """The least change of a colour channel across an edge, on a 0–255 scale."""
 LONG_EDGE = 0.12
 """The shortest edge run looked at, as a share of the image's shorter side."""
+MARGIN = 0.12
+"""The part of a cell's side next to each edge left out (lines, walls, borders)."""
+CENTRE = 0.6
+"""The side of a cell's centre left out (crowns, marks), as a share of what is left."""
 SAME_COLOUR = 40.0
-"""How far (RGB distance) a pixel in a cell's middle may be from the cell's colour."""
-UNIFORM = 0.75
-"""The share of a cell's middle that must be of the cell's colour."""
+"""How far (RGB distance) a pixel in a cell's ring may be from the cell's colour."""
+UNIFORM = 0.7
+"""The share of a cell's ring that must be of the cell's colour."""
 JOIN = 20.0
 """Cells whose colours are this close (RGB distance) belong to one region."""
 BOXES_TRIED = 40
@@ -146,8 +152,8 @@ def _boxes(pixels: NDArray[np.int16]) -> Iterator[Box]:
 
 
 def _alike(one: Box, other: Box) -> bool:
-    """Two boxes that are the same grid give or take a border line."""
-    slack = max(3, one.side // 40)
+    """Two boxes a pixel or two apart (an edge is seen on two rows or columns)."""
+    slack = 2
     return all(
         abs(a - b) <= slack
         for a, b in zip(
@@ -196,7 +202,8 @@ def _squares(runs: list[tuple[int, int, int]]) -> Iterator[Box]:
 
 def _grid_in(pixels: NDArray[np.int16], box: Box) -> tuple[list[str] | None, str | None]:
     """The grid in ``box``: its rows when some n×n division has cells of one colour each
-    in exactly n groups; else None, and what was nearly a grid (one line) if anything."""
+    in exactly n groups, and the cells stop at the box's sides; else None, and what was
+    nearly a grid (one line) if anything."""
     near = None
     for n in SIDES:
         if box.side < n * SMALLEST_CELL:
@@ -206,17 +213,59 @@ def _grid_in(pixels: NDArray[np.int16], box: Box) -> tuple[list[str] | None, str
             continue
         groups = _groups(colours)
         count = int(groups.max()) + 1
-        if count == n:
+        if count != n:
+            regions = "1 region" if count == 1 else f"{count} regions"
+            near = (
+                near
+                or f"found a grid of {n}×{n} squares, but their colours make {regions}, not {n}"
+            )
+        elif _goes_on(pixels, box, n, colours, groups):
+            near = near or (
+                f"found {n}×{n} squares of {n} colours, but coloured squares go on past them: "
+                "is the whole grid in the picture?"
+            )
+        else:
             return ["".join(LABELS[group] for group in row) for row in groups.reshape(n, n)], None
-        near = near or (
-            f"found a grid of {n}×{n} squares, but their colours make {count} regions, not {n}"
-        )
     return None, near
 
 
+def _goes_on(
+    pixels: NDArray[np.int16],
+    box: Box,
+    n: int,
+    colours: NDArray[np.float64],
+    groups: NDArray[np.int64],
+) -> bool:
+    """Whether the cells go on past a side of the box, as when it is a corner of a larger
+    grid: half a cell beyond that side, at least half the would-be neighbours of its
+    cells are of the box's colours, two or more of them."""
+    height, width = pixels.shape[:2]
+    cell = (box.right - box.left) / n
+    along = [(k + 0.5) * cell for k in range(n)]
+    sides = (
+        [(box.top - cell / 2, box.left + a) for a in along],
+        [(box.bottom + cell / 2, box.left + a) for a in along],
+        [(box.top + a, box.left - cell / 2) for a in along],
+        [(box.top + a, box.right + cell / 2) for a in along],
+    )
+    for points in sides:
+        found = []
+        for y, x in points:
+            row, column = int(y), int(x)
+            if 1 <= row < height - 1 and 1 <= column < width - 1:
+                patch = pixels[row - 1 : row + 2, column - 1 : column + 2].reshape(-1, 3)
+                distance = np.sqrt(((colours - np.median(patch, axis=0)) ** 2).sum(axis=1))
+                if distance.min() <= JOIN:
+                    found.append(int(groups[int(distance.argmin())]))
+        if 2 * len(found) >= n and len(set(found)) >= 2:
+            return True
+    return False
+
+
 def _cell_colours(pixels: NDArray[np.int16], box: Box, n: int) -> NDArray[np.float64] | None:
-    """Each cell's colour (the median of its middle half), n·n × 3, row by row from the
-    top; None when some cell's middle is not of one colour."""
+    """Each cell's colour (the median of its ring: the cell less a margin, clear of
+    lines and walls, and less its centre, where a crown or a mark is drawn), n·n × 3,
+    row by row from the top; None when some cell's ring is not of one colour."""
     width = (box.right - box.left) / n
     height = (box.bottom - box.top) / n
     colours = np.empty((n * n, 3), dtype=np.float64)
@@ -224,16 +273,25 @@ def _cell_colours(pixels: NDArray[np.int16], box: Box, n: int) -> NDArray[np.flo
         top = box.top + row * height
         for column in range(n):
             left = box.left + column * width
-            middle = pixels[
-                int(top + height / 4) : int(top + 3 * height / 4) + 1,
-                int(left + width / 4) : int(left + 3 * width / 4) + 1,
-            ].reshape(-1, 3)
-            colour = np.median(middle, axis=0)
-            near = np.sqrt(((middle - colour) ** 2).sum(axis=1)) <= SAME_COLOUR
+            cell = pixels[
+                int(top + MARGIN * height) : int(top + (1 - MARGIN) * height) + 1,
+                int(left + MARGIN * width) : int(left + (1 - MARGIN) * width) + 1,
+            ]
+            ring = cell[_ring(*cell.shape[:2])]
+            colour = np.median(ring, axis=0)
+            near = np.sqrt(((ring - colour) ** 2).sum(axis=1)) <= SAME_COLOUR
             if near.mean() < UNIFORM:
                 return None
             colours[row * n + column] = colour
     return colours
+
+
+def _ring(height: int, width: int) -> NDArray[np.bool_]:
+    """The pixels of a cell's inside (``height`` × ``width``) outside its centre."""
+    rows, columns = np.ogrid[:height, :width]
+    centre_rows = np.abs(rows - (height - 1) / 2) <= CENTRE * height / 2
+    centre_columns = np.abs(columns - (width - 1) / 2) <= CENTRE * width / 2
+    return ~(centre_rows & centre_columns)
 
 
 def _groups(colours: NDArray[np.float64]) -> NDArray[np.int64]:

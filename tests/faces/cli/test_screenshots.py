@@ -1,8 +1,9 @@
 """``solve queens-game --image shot.png``: grids read from screenshots (issue 52, what
 players ask for). The screenshots are drawn here, from generated grids: several
 palettes, sizes and scales, light and dark pages with a title and a button around the
-grid, borders, thin lines and walls or none, noise, JPEG and anti-aliasing, and the
-project's own drawing of a grid; each must read back as the same regions. Images that
+grid, borders, thin lines and walls or none, noise, JPEG and anti-aliasing, crowns
+and X marks of a game under way, and the project's own drawing of a grid; each must
+read back as the same regions. Images that
 hold no grid, or whose colours make too few regions, or that are too big, are refused
 in one line with exit code 2."""
 
@@ -55,6 +56,8 @@ CASES: dict[str, tuple[int, dict[str, Any]]] = {
     "11, a third, no border": (11, {"scale": 0.37, "border": 0, "wall": 4}),
     "11, twice, thick lines, WebP": (11, {"scale": 2.0, "thin": 3, "form": "WEBP"}),
     "star battle 10, dark page, JPEG": (10, {"page": "#262522", "form": "JPEG", "scale": 0.8}),
+    "8, a game under way": (8, {"crowns": ((0, 0), (3, 3), (6, 1)), "crosses": ((1, 5), (7, 7))}),
+    "9, a game under way, JPEG": (9, {"crowns": ((2, 2), (4, 6)), "form": "JPEG", "scale": 0.6}),
 }
 
 
@@ -63,6 +66,21 @@ def test_a_drawn_grid_reads_back_as_its_regions(grids: dict[int, list[str]], cas
     n, drawing = CASES[case]
     rows = grids[n]
     assert grid_from_image(shot(rows, **drawing)) == lettered(rows)
+
+
+def test_a_grid_cut_off_is_not_read_as_a_smaller_one() -> None:
+    """A screenshot that shows part of a grid: a 5×5 block of it has five colours, but
+    the coloured squares go on past its sides, so it is not taken for the grid."""
+    rows = _grid("queens-game", 10, seed=310)
+    picture = Image.open(io.BytesIO(shot(rows)))
+    cut = io.BytesIO()
+    picture.crop((80 + 174, 200 + 7, 80 + 485, 200 + 402)).save(cut, "PNG")
+    with pytest.raises(ScreenshotError) as refused:
+        grid_from_image(cut.getvalue())
+    assert str(refused.value) == (
+        "found 5×5 squares of 5 colours, but coloured squares go on past them: "
+        "is the whole grid in the picture?"
+    )
 
 
 @pytest.mark.parametrize("scale", [0.6, 1.0, 2.5])
