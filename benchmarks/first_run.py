@@ -17,7 +17,7 @@ Goals (issue 53): the demo under 30 s, the first ``count queens -n 8`` under 3 s
 the first ``generate queens-game -n 8`` under 10 s, on two cores.
 
     python benchmarks/first_run.py --without 3f189d0 6bcc8e8 c5c0099 [--runs 1] [--only count]
-    python benchmarks/first_run.py --baseline 46cfb49
+    python benchmarks/first_run.py --baseline 46cfb49 --kernels
 """
 
 from __future__ import annotations
@@ -59,11 +59,36 @@ COMMANDS = (
 )
 
 
+PROBE = r"""
+import os, runpy, sys, threading, time
+from numba.core import event
+
+class Compiles(event.Listener):
+    started = threading.local()
+
+    def on_start(self, happened):
+        self.started.times = [*getattr(self.started, "times", []), time.thread_time()]
+
+    def on_end(self, happened):
+        began = self.started.times.pop()
+        if not self.started.times:  # not a helper compiled inside another compilation
+            function = happened.data["dispatcher"].py_func
+            name = f"{function.__module__}.{function.__qualname__}"
+            with open(os.environ["FIRST_RUN_KERNELS"], "a") as log:
+                log.write(f"{name}\t{time.thread_time() - began}\n")
+
+event.register("numba:compile", Compiles())
+runpy.run_module("chessplace", run_name="__main__")
+"""
+"""Runs chessplace with Numba's compilations written down (``--kernels``)."""
+
+
 @dataclass(frozen=True)
 class Run:
     seconds: float
     cpu: float
     said_why: bool
+    kernels: dict[str, float]
 
 
 def _cpu() -> float:
@@ -72,27 +97,44 @@ def _cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def first_run(source: Path, command: Command) -> Run:
-    """One run of ``command`` with ``source`` on the path and empty caches."""
+def first_run(source: Path, command: Command, kernels: bool) -> Run:
+    """One run of ``command`` with ``source`` on the path and empty caches (``kernels``:
+    with its compilations written down)."""
     with tempfile.TemporaryDirectory(prefix="chessplace-first-run-") as cache:
+        log = Path(cache, "kernels.tsv")
         environment = {
             **os.environ,
             "PYTHONPATH": str(source),
             "NUMBA_CACHE_DIR": str(Path(cache, "numba")),
             "CHESSPLACE_CACHE": str(Path(cache, "chessplace")),
+            "FIRST_RUN_KERNELS": str(log),
         }
+        start = ["-c", PROBE] if kernels else ["-m", "chessplace"]
         cpu, started = _cpu(), time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "chessplace", *command.words],
+            [sys.executable, *start, *command.words],
             capture_output=True,
             text=True,
             env=environment,
             cwd=cache,
         )
         seconds, cpu = time.perf_counter() - started, _cpu() - cpu
+        compiled = _compilations(log.read_text() if log.exists() else "")
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command.words)} failed:\n{done.stderr[-2000:]}")
-    return Run(seconds, cpu, "compiling" in done.stdout + done.stderr)
+    return Run(seconds, cpu, "compiling" in done.stdout + done.stderr, compiled)
+
+
+def _compilations(log: str) -> dict[str, float]:
+    """CPU seconds per compiled function, the generated bitboard searches taken together."""
+    seconds: dict[str, float] = {}
+    for line in log.splitlines():
+        name, spent = line.split("\t")
+        if name.startswith("chessplace_search_"):
+            name = "bitboard search (generated, each side and piece)"
+        name = name.removeprefix("chessplace.engines.")
+        seconds[name] = seconds.get(name, 0.0) + float(spent)
+    return seconds
 
 
 def extracted(revision: str, into: Path) -> Path:
@@ -125,6 +167,7 @@ def median_run(runs: list[Run]) -> Run:
         statistics.median(r.seconds for r in runs),
         statistics.median(r.cpu for r in runs),
         all(r.said_why for r in runs),
+        runs[len(runs) // 2].kernels,
     )
 
 
@@ -135,6 +178,7 @@ def main() -> int:
     against.add_argument("--without", nargs="+", help="commits whose changes to take back")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--only", help="only the commands whose words contain this")
+    parser.add_argument("--kernels", action="store_true", help="list each compilation too")
     arguments = parser.parse_args()
     commands = [c for c in COMMANDS if not arguments.only or arguments.only in " ".join(c.words)]
     load = os.getloadavg()[0]
@@ -148,12 +192,12 @@ def main() -> int:
         trees = {"baseline": baseline, "now": ROOT / "src"}
         for source in trees.values():
             compileall.compile_dir(source, quiet=1)
-        rows = []
+        rows: list[tuple[Command, Run, Run]] = []
         for command in commands:
             runs: dict[str, list[Run]] = {name: [] for name in trees}
             for _ in range(arguments.runs):
                 for name, source in trees.items():
-                    runs[name].append(first_run(source, command))
+                    runs[name].append(first_run(source, command, arguments.kernels))
             rows.append((command, median_run(runs["baseline"]), median_run(runs["now"])))
     print(f"first runs with empty caches, median of {arguments.runs}, on {os.cpu_count()} cores")
     print(f"baseline: {named}; load average {load:.1f} at the start, ", end="")
@@ -169,7 +213,19 @@ def main() -> int:
             f"{' '.join(command.words):<42} {before.seconds:>10.1f} {after.seconds:>6.1f}"
             f" {goal:>6} {why:>8} {before.cpu:>14.1f} {after.cpu:>9.1f}"
         )
+    if arguments.kernels:
+        _print_kernels(rows)
     return 0
+
+
+def _print_kernels(rows: list[tuple[Command, Run, Run]]) -> None:
+    print("\ncompilations, CPU s (baseline, now), in all the command's processes:")
+    for command, before, after in rows:
+        print(" ".join(command.words))
+        for name in sorted({*before.kernels, *after.kernels}):
+            old, new = before.kernels.get(name), after.kernels.get(name)
+            shown = [f"{s:>6.1f}" if s is not None else f"{'-':>6}" for s in (old, new)]
+            print(f"  {name:<52} {' '.join(shown)}")
 
 
 if __name__ == "__main__":
