@@ -85,6 +85,7 @@ SEARCHES = {
     "chessplace.engines.regions": "the region search",
     "chessplace.engines.support.coversearch": "the cover search",
     "chessplace.engines.heuristic": "the local search",
+    "chessplace.engines.gpu.burnside": "the symmetric-solution search of the GPU count",
 }
 """The search a compiled function belongs to, by its module's name (prefix)."""
 
