@@ -89,6 +89,7 @@ class Run:
     cpu: float
     said_why: bool
     kernels: dict[str, float]
+    warm: float
 
 
 def _cpu() -> float:
@@ -99,7 +100,7 @@ def _cpu() -> float:
 
 def first_run(source: Path, command: Command, kernels: bool) -> Run:
     """One run of ``command`` with ``source`` on the path and empty caches (``kernels``:
-    with its compilations written down)."""
+    with its compilations written down), then one with the caches it filled."""
     with tempfile.TemporaryDirectory(prefix="chessplace-first-run-") as cache:
         log = Path(cache, "kernels.tsv")
         environment = {
@@ -119,10 +120,14 @@ def first_run(source: Path, command: Command, kernels: bool) -> Run:
             cwd=cache,
         )
         seconds, cpu = time.perf_counter() - started, _cpu() - cpu
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(command.words)} failed:\n{done.stderr[-2000:]}")
         compiled = _compilations(log.read_text() if log.exists() else "")
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command.words)} failed:\n{done.stderr[-2000:]}")
-    return Run(seconds, cpu, "compiling" in done.stdout + done.stderr, compiled)
+        started = time.perf_counter()
+        again = [sys.executable, "-m", "chessplace", *command.words]
+        subprocess.run(again, capture_output=True, env=environment, cwd=cache, check=True)
+        warm = time.perf_counter() - started
+    return Run(seconds, cpu, "compiling" in done.stdout + done.stderr, compiled, warm)
 
 
 def _compilations(log: str) -> dict[str, float]:
@@ -168,6 +173,7 @@ def median_run(runs: list[Run]) -> Run:
         statistics.median(r.cpu for r in runs),
         all(r.said_why for r in runs),
         runs[len(runs) // 2].kernels,
+        statistics.median(r.warm for r in runs),
     )
 
 
@@ -203,16 +209,18 @@ def main() -> int:
     print(f"baseline: {named}; load average {load:.1f} at the start, ", end="")
     print(f"{os.getloadavg()[0]:.1f} at the end")
     print(
-        f"{'command':<42} {'baseline s':>10} {'now s':>6} {'goal s':>6} {'said why':>8}"
-        f" {'baseline CPU s':>14} {'now CPU s':>9}"
+        f"{'command':<36} {'baseline s':>10} {'now s':>6} {'goal s':>6} {'said why':>8}"
+        f" {'CPU s':>11} {'warm s':>11}"
     )
     for command, before, after in rows:
         goal = f"< {command.goal:.0f}" if command.goal else ""
         why = ("yes" if after.said_why else "NO") if after.seconds > SAID_WHY_AFTER else ""
         print(
-            f"{' '.join(command.words):<42} {before.seconds:>10.1f} {after.seconds:>6.1f}"
-            f" {goal:>6} {why:>8} {before.cpu:>14.1f} {after.cpu:>9.1f}"
+            f"{' '.join(command.words):<36} {before.seconds:>10.1f} {after.seconds:>6.1f}"
+            f" {goal:>6} {why:>8} {before.cpu:>5.1f} {after.cpu:>5.1f}"
+            f" {before.warm:>5.1f} {after.warm:>5.1f}"
         )
+    print("(CPU s and warm s: baseline, then now)")
     if arguments.kernels:
         _print_kernels(rows)
     return 0
