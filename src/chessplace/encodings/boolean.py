@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from chessplace.core.attacks import (
@@ -139,6 +140,7 @@ def rules_of(problem: Problem) -> Rules:
     )
 
 
+@lru_cache(maxsize=8)  # the registry and the formula ask it of the same problem
 def filled_lines(problem: Problem) -> tuple[tuple[tuple[Literal, ...], ...], ...]:
     """Per army, lines that must each hold one of its pieces, or none (``()``).
 
