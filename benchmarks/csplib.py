@@ -19,11 +19,16 @@ blocked squares to benchmarks/out/csplib.png
 
     python benchmarks/csplib.py --csplib DIR [--quick] [--limit K] [--skip-race]
     python benchmarks/csplib.py --csplib DIR --skip-race --sample K --seed S --budget SECONDS
+    python benchmarks/csplib.py --csplib DIR --skip-race --sample 100 --seed S --rounds R \
+        --old OLD/src
 
 ``--sample`` draws K ASP instances of each n at random and runs them in rounds (one of
-each n a round), each solver first on every other instance; ``--budget`` stops starting
-instances after that many seconds. A table then projects the totals over all 400 from
-the published Lingeling times.
+each n a round), each solver first on every other instance; ``--rounds`` keeps the first
+rounds only, ``--budget`` stops starting instances after that many seconds. A table then
+projects the totals over all 400 from the published Lingeling times. ``--old SRC`` times
+an older tree's chessplace too (its ``src`` folder), in a worker process, on the same
+instances in the same run. Each chessplace is called once untimed on the first instance
+(imports and first calls are start-up).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import json
 import math
 import multiprocessing
 import os
@@ -60,6 +66,8 @@ ASP_TARBALL = f"{PROB080}/data/asp-competition-instances.tar.gz"
 ASP_RESULTS = f"{PROB080}/results/run-aspbenchmarks-lingeling-python.txt.gz"
 DIMACS_SCRIPT = f"{PROB080}/models/blockedqueens2dimacs.py"
 SHIFTQUEENS = f"{PROB080}/models/shiftqueensblock.cc"
+OLD = "chessplace-old"
+"""The column of ``--old``: the chessplace of an older tree."""
 RACE_SEEDS = 1_000
 """Seeds of the random instances: RACE_SEEDS * n + i for the i-th instance of side n."""
 
@@ -217,12 +225,108 @@ def chessplace_solver(solver: str | None, limit: float) -> Callable[[Instance], 
         if result.placement is None:
             return Outcome("timeout", seconds)
         violations = result.placement.verify()
-        squares = {(rank + 1, file + 1) for file, rank in result.placement.armies[0]}
-        if violations or len(squares) != instance.n or squares & set(instance.blocks):
+        squares = [(rank + 1, file + 1) for file, rank in result.placement.armies[0]]
+        if violations or not valid(instance, squares):
             raise AssertionError(f"{instance.name}: invalid answer {violations[:1]}")
         return Outcome("sat", seconds)
 
-    return run
+    return warmed(run)
+
+
+def warmed(run: Callable[[Instance], Outcome]) -> Callable[[Instance], Outcome]:
+    """``run``, called once untimed on the first instance: imports and first calls are
+    start-up, not solving."""
+    done = False
+
+    def first_warm(instance: Instance) -> Outcome:
+        nonlocal done
+        if not done:
+            run(instance)
+            done = True
+        return run(instance)
+
+    return first_warm
+
+
+def valid(instance: Instance, squares: Sequence[Block]) -> bool:
+    """n queens, none on a blocked square, no two on a rank, file or diagonal."""
+    lines = [{key(r, c) for r, c in squares} for key in _LINE_KEYS]
+    free = not set(squares) & set(instance.blocks)
+    return free and all(len(found) == len(squares) == instance.n for found in lines)
+
+
+_LINE_KEYS: tuple[Callable[[int, int], int], ...] = (
+    lambda r, c: r,
+    lambda r, c: c,
+    lambda r, c: r + c,
+    lambda r, c: r - c,
+)
+
+OLD_WORKER = """
+import json, sys, time
+from chessplace import api
+from chessplace.core.board import square_name
+from chessplace.core.result import Status
+try:
+    from chessplace.notation.options import problem_from_options
+except ImportError:  # a tree from before the notation room
+    from chessplace.core.puzzles import problem_from_options
+for line in sys.stdin:
+    n, blocks, limit = json.loads(line)
+    started = time.perf_counter()
+    blocked = [square_name((c - 1, r - 1)) for r, c in blocks]
+    result = api.solve(problem_from_options("queens", n=n, blocked=blocked), time_limit=limit)
+    seconds = time.perf_counter() - started
+    squares = None
+    if result.placement is not None:
+        assert not result.placement.verify()
+        squares = [(rank + 1, file + 1) for file, rank in result.placement.armies[0]]
+    infeasible = result.status is Status.INFEASIBLE
+    print(json.dumps([infeasible, squares, seconds]), flush=True)
+"""
+
+
+def old_solver(source: Path, limit: float) -> Callable[[Instance], Outcome]:
+    """The chessplace of an older tree (its ``src``), in one worker process started
+    here, timed by the worker as this process times its own chessplace; its CPU time
+    counts the worker and the solvers it waited for."""
+    environment = {**os.environ, "PYTHONPATH": str(source)}
+    worker = subprocess.Popen(
+        [sys.executable, "-c", OLD_WORKER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    pipe_in, pipe_out = worker.stdin, worker.stdout
+
+    def ask(instance: Instance) -> tuple[bool, list[Block] | None, float, float]:
+        before = _worker_cpu(worker.pid)
+        pipe_in.write(json.dumps([instance.n, instance.blocks, limit]) + "\n")
+        pipe_in.flush()
+        infeasible, squares, seconds = json.loads(pipe_out.readline())
+        found = None if squares is None else [(r, c) for r, c in squares]
+        return infeasible, found, seconds, _worker_cpu(worker.pid) - before
+
+    def run(instance: Instance) -> Outcome:
+        infeasible, squares, seconds, cpu = ask(instance)
+        if infeasible:
+            return Outcome("unsat", seconds, cpu)
+        if squares is None:
+            return Outcome("timeout", seconds, cpu)
+        if not valid(instance, squares):
+            raise AssertionError(f"{instance.name}: the old tree's answer is invalid")
+        return Outcome("sat", seconds, cpu)
+
+    return warmed(run)
+
+
+def _worker_cpu(pid: int) -> float:
+    """CPU seconds of a process and of the children it has waited for (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _lingeling_child(sender: Any, clauses: list[list[int]]) -> None:
@@ -338,7 +442,7 @@ def _timed(solver: Callable[[Instance], Outcome], instance: Instance) -> Outcome
     it waited for (the SAT solvers' processes, killed ones included)."""
     before = _cpu()
     outcome = solver(instance)
-    outcome.cpu = _cpu() - before
+    outcome.cpu += _cpu() - before
     return outcome
 
 
@@ -586,6 +690,12 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of --sample")
     parser.add_argument(
+        "--rounds", type=int, help="run only the first K rounds of --sample (K instances per n)"
+    )
+    parser.add_argument(
+        "--old", type=Path, help="also time this older tree's chessplace (its src folder)"
+    )
+    parser.add_argument(
         "--budget", type=float, help="seconds after which no further ASP instance starts"
     )
     parser.add_argument("--solver", help="chessplace engine (default: the registry's choice)")
@@ -618,17 +728,23 @@ def main() -> int:
         population = asp_instances(checkout)
         if arguments.sample:
             instances = sample(population, arguments.sample, arguments.seed)
+            if arguments.rounds:
+                instances = instances[: arguments.rounds * len({i.n for i in population})]
         else:
             instances = pick(population, arguments.limit)
         script = checkout.copy_to(DIMACS_SCRIPT, cache)
-        rows = run_all(
-            instances,
-            {"chessplace": mine, "lingeling": lingeling_solver(script, limit)},
-            arguments.budget,
-        )
+        solvers = {"chessplace": mine}
+        if arguments.old:
+            solvers[OLD] = old_solver(arguments.old, limit)
+        solvers["lingeling"] = lingeling_solver(script, limit)
+        rows = run_all(instances, solvers, arguments.budget)
         print("## ASP-competition instances: chessplace against Lingeling (PySAT)\n")
         print(table(rows, "lingeling", published=True))
         print()
+        if arguments.old:
+            print(f"chessplace against the older tree ({arguments.old}):\n")
+            print(table(rows, OLD, published=False))
+            print()
         print(hard_table(rows, "lingeling"))
         print()
         print(projection(rows, population, "lingeling"))
