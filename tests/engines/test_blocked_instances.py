@@ -8,7 +8,7 @@ benchmarks/csplib.py runs the published instances; these stay small enough for t
 from __future__ import annotations
 
 import random
-from itertools import permutations
+from itertools import combinations, permutations
 
 import pytest
 
@@ -17,9 +17,12 @@ from chessplace.core.board import square_name
 from chessplace.core.problem import Problem
 from chessplace.core.result import Status
 from chessplace.encodings.boolean import counts_follow, filled_lines
+from chessplace.encodings.formulas import formula_for
+from chessplace.engines import sat
 from chessplace.engines.base import Task
 from chessplace.engines.registry import choose
 from chessplace.notation.options import problem_from_options
+from chessplace.runtime.control import Control
 
 Square = tuple[int, int]  # (file, rank), from 0
 
@@ -168,3 +171,42 @@ def test_sat_takes_boards_past_32_where_counts_follow_from_lines() -> None:
     assert not result.placement.armies[0] & blocked
     optimum = problem_from_options("queens", n=n).without_counts()
     assert choose(optimum, Task.OPTIMIZE).engine.name != "sat"
+
+
+@pytest.mark.parametrize(("n", "blocked", "given"), CASES[:10])
+def test_cubes_part_the_placements(
+    n: int, blocked: frozenset[Square], given: frozenset[Square]
+) -> None:
+    """One cube per free square of the shortest rank or file: some cube is satisfiable
+    exactly when the instance is, and no two cubes share a placement."""
+    from pysat.solvers import Solver
+
+    formula = formula_for(problem_of(n, blocked, given), None)
+    cubes = formula.cubes()
+    assert len(cubes) > 1 and all(len(cube) == 1 for cube in cubes)
+    with Solver(name="cadical195", bootstrap_with=formula.clauses) as solver:
+        assert any(solver.solve(assumptions=cube) for cube in cubes) == brute_force(
+            n, blocked, given
+        )
+        for first, second in combinations(cubes, 2):
+            assert not solver.solve(assumptions=first + second)
+
+
+@pytest.mark.parametrize(("n", "blocked", "given"), CASES)
+def test_sat_answers_through_its_processes_when_the_budget_here_is_spent(
+    monkeypatch: pytest.MonkeyPatch, n: int, blocked: frozenset[Square], given: frozenset[Square]
+) -> None:
+    """With no conflicts to spend in this process the engine solves in child processes
+    (the cubes on two cores, the race on one), and answers as the brute force does."""
+    monkeypatch.setattr(sat, "HERE_CONFLICTS", 0)
+    problem = problem_of(n, blocked, given)
+    for cores in (1, 2):
+        control = Control()
+        control.workers = cores
+        result = sat.SatEngine().solve(problem, control)
+        if not brute_force(n, blocked, given):
+            assert result.status is Status.INFEASIBLE
+            continue
+        assert result.placement is not None and result.placement.verify() == ()
+        squares = result.placement.armies[0]
+        assert len(squares) == n and not squares & blocked and given <= squares

@@ -199,6 +199,16 @@ class SquareFormula(Formula):
                     symmetry.lex_leader(order, mapping, self.var, self.fresh), control
                 )
 
+    def cubes(self) -> list[list[int]]:
+        """One cube per free square of the shortest line that must hold a piece (of
+        two squares or more; :func:`~chessplace.encodings.boolean.filled_lines`: a rank
+        or file of blocked n-queens): the line holds exactly one, so the cubes share
+        no placement and miss none. No split without such a line."""
+        parts = [part for army in filled_lines(self.problem) for part in army if len(part) > 1]
+        if not parts:
+            return [[]]
+        return [[self.var(v)] for v in min(parts, key=len)]
+
     def _owned_by_one(self, line: tuple[int, ...]) -> None:
         """Two armies: one variable per line says which army may use it."""
         key = ("first army may use", line)

@@ -42,7 +42,7 @@ answer ends the wait at once)."""
 GUESS_RUNS = 4
 """Annealing runs whose best placement ``optimize`` climbs from (peaceable armies)."""
 HERE_CONFLICTS = 10_000
-"""Conflicts the first solver may spend in this process before child processes race:
+"""Conflicts the first solver may spend in this process before child processes start:
 more than any of CSPLib's 100 blocked 28-queens instances needs (CaDiCaL: at most
 5,906, 17 ms of CPU each on average), so a small formula starts no process."""
 HERE_SLICE = 1_000
@@ -122,19 +122,18 @@ class SatEngine(Engine):
     def _run(self, formula: Formula, control: Control) -> tuple[bool | None, Any]:
         """Solve the formula: (True, model), (False, None), or (None, None) if stopped.
 
-        A formula that is solved whole first gets :data:`HERE_CONFLICTS` conflicts
-        of the first solver in this process (:func:`_solve_here`), which answers most
-        small formulas without a process. Beyond that every solve runs in child
-        processes, one per core at a time: PySAT's CaDiCaL cannot be interrupted
-        in-process, and a stop or the time limit then ends it at once. A formula that
-        splits into cubes (the colours of
-        its first lines) is solved cube by cube, the first model wins and all
-        cubes refuted refute it; otherwise the portfolio's solvers race on the
-        whole formula and the first answer wins.
+        A formula first gets :data:`HERE_CONFLICTS` conflicts of the first solver in
+        this process (:func:`_solve_here`), which answers most small formulas without
+        a process. Beyond that every solve runs in child processes, one per core at a
+        time: PySAT's CaDiCaL cannot be interrupted in-process, and a stop or the time
+        limit then ends it at once. A formula that splits into cubes (the colours of
+        its first lines; the squares of a line that holds one piece) is solved cube by
+        cube, the first model wins and all cubes refuted refute it; otherwise the
+        portfolio's solvers race on the whole formula and the first answer wins.
         """
         workers = control.cores()
         cubes = formula.cubes() if workers > 1 else [[]]
-        if len(cubes) == 1 and len(formula.clauses) <= HERE_MAX_CLAUSES:
+        if len(formula.clauses) <= HERE_MAX_CLAUSES:
             answer = _solve_here(self.backends[0], formula.clauses, control)
             if answer is not None:
                 return answer
