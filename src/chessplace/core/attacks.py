@@ -52,13 +52,15 @@ def goes_round(board: Board, line: Line, direction: Vector) -> bool:
     return board.step(board.at(line[-1]), *direction) is not None
 
 
-def parts_along(board: Board, direction: Vector, pawns: frozenset[int]) -> list[Line]:
-    """The lines along ``direction`` cut into segments by ``pawns`` (:func:`segments`)."""
-    return [
+@cache
+def parts_along(board: Board, direction: Vector, pawns: frozenset[int]) -> tuple[Line, ...]:
+    """The lines along ``direction`` cut into segments by ``pawns`` (:func:`segments`);
+    kept per board, as :func:`ride_lines` (blocked n-queens asks them of every instance)."""
+    return tuple(
         segment
         for line in lines_along(board, direction)
         for segment in segments(line, pawns, goes_round(board, line, direction))
-    ]
+    )
 
 
 @cache
