@@ -147,6 +147,26 @@ def shape_from_text(text: object) -> Shape:
     raise ValueError(f"the board's shape is one of {choices}, not {clipped(repr(text), 24)}")
 
 
+def board_shape(shape: object, torus: object, names: tuple[str, str] = ("shape", "torus")) -> Shape:
+    """The board's shape from a ``shape`` word and the ``torus`` shorthand (true for a
+    torus; ``None`` for either when not given): ``ValueError`` in one line, naming the
+    keys in ``names``, for a word that is no shape or a pair that disagree."""
+    key, shorthand = names
+    if torus is not None and not isinstance(torus, bool):
+        raise ValueError(f"{shorthand}: expected true or false, not {clipped(repr(torus), 24)}")
+    if shape is None:
+        return Shape.TORUS if torus else Shape.PLANE
+    try:
+        form = shape_from_text(shape)
+    except ValueError as error:
+        raise ValueError(f"{key}: {error}") from None
+    if torus is not None and torus is not (form is Shape.TORUS):
+        raise ValueError(
+            f"{key} is {form} but {shorthand} is {str(torus).lower()}: give one of them"
+        )
+    return form
+
+
 @dataclass(frozen=True)
 class Board:
     """A rectangular board of ``rows`` ranks and ``cols`` files, of a :class:`Shape`:

@@ -13,6 +13,7 @@ import numpy as np
 from chessplace.core.board import (
     Shape,
     Square,
+    board_shape,
     file_names,
     parse_square,
     square_name,
@@ -185,18 +186,17 @@ def parse_json(problem: Problem, text: str) -> Placement:
                 said = clipped(str(data[key]), 12)
                 raise ValueError(f"the JSON is for {key} = {said}, not {size}")
         said = json_shape(data)
-        if said != board.shape:
-            said = clipped(said, 12)
+        if said is not board.shape:
             raise ValueError(f"the JSON is for a {said} board, not a {board.shape} one")
     return placement_from_data(problem, data)
 
 
-def json_shape(data: dict[str, Any]) -> str:
+def json_shape(data: dict[str, Any]) -> Shape:
     """The board shape an answer's JSON states: its ``shape``, or ``torus`` true as
-    earlier versions wrote it; a plane when it says neither."""
-    if "shape" in data:
-        return str(data["shape"])
-    return Shape.TORUS.value if data.get("torus") is True else Shape.PLANE.value
+    earlier versions wrote it; a plane when it says neither; ``ValueError`` in one line
+    for a word that is no shape, a ``torus`` that is not true or false, or the two
+    disagreeing."""
+    return board_shape(data.get("shape"), data.get("torus"), ("the JSON's shape", "its torus"))
 
 
 def placement_from_data(problem: Problem, data: Any) -> Placement:

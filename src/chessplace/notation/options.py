@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from chessplace.core.board import Board, Shape, shape_from_text
+from chessplace.core.board import Board, Shape, board_shape
 from chessplace.core.pieces import piece_from_text
 from chessplace.core.problem import Problem
 from chessplace.notation.position import Listing, with_dominated, with_position
@@ -59,8 +59,9 @@ def problem_from_options(
     """
     if puzzle not in PUZZLES and puzzle not in REGION_PUZZLES:
         raise ValueError(unknown_puzzle(puzzle))
+    form = board_shape(shape, torus)
     if puzzle in REGION_PUZZLES:
-        sized = (rows, cols, torus or None, shape)
+        sized = (rows, cols, None if form is Shape.PLANE else form)
         others = (*sized, piece, at_least, exactly, at_most, armies, white)
         position = (blocked, given, pawns, dominate, counts, no_attack, regions)
         if grid is None:
@@ -72,7 +73,6 @@ def problem_from_options(
         raise ValueError(f"a grid and stars are for {' and '.join(REGION_PUZZLES)}")
     if n is not None and (rows or cols):
         raise ValueError("give either n or rows and cols, not both")
-    form = board_shape(shape, torus)
     if n is not None:
         board = Board.square(n, form)
     elif rows and cols:
@@ -99,26 +99,6 @@ def problem_from_options(
     if dominate is not None:
         problem = with_dominated(problem, dominate)
     return with_rules(problem, counts, no_attack, regions)
-
-
-def board_shape(shape: object, torus: object, names: tuple[str, str] = ("shape", "torus")) -> Shape:
-    """The board's shape from a ``shape`` word and the ``torus`` shorthand (true for a
-    torus; ``None`` for either when not given): ``ValueError`` in one line, naming the
-    keys in ``names``, for a word that is no shape or a pair that disagree."""
-    key, shorthand = names
-    if torus is not None and not isinstance(torus, bool):
-        raise ValueError(f"{shorthand}: expected true or false, not {clipped(repr(torus), 24)}")
-    if shape is None:
-        return Shape.TORUS if torus else Shape.PLANE
-    try:
-        form = shape_from_text(shape)
-    except ValueError as error:
-        raise ValueError(f"{key}: {error}") from None
-    if torus is not None and torus is not (form is Shape.TORUS):
-        raise ValueError(
-            f"{key} is {form} but {shorthand} is {str(torus).lower()}: give one of them"
-        )
-    return form
 
 
 def _pawn_count(pawns: Listing | int) -> int:

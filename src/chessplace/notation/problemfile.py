@@ -33,13 +33,12 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Literal
 
-from chessplace.core.board import Board, Shape, square_names
+from chessplace.core.board import Board, Shape, board_shape, square_names
 from chessplace.core.pieces import NAMED_PIECES, Piece, piece_from_text
 from chessplace.core.problem import ARMY_NAMES, Army, Problem, Sense
 from chessplace.notation.options import (
     PROBLEM_OPTIONS,
     RULE_OPTIONS,
-    board_shape,
     problem_from_options,
 )
 from chessplace.notation.position import with_dominated, with_position
@@ -161,6 +160,18 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
                 raise _DuplicateKey(key)
             seen.add(key)
     return data
+
+
+def repeated_key(text: str | bytes) -> str | None:
+    """The first key that some object of the JSON ``text`` names twice; ``None`` when
+    none does, or when the text is no JSON at all (its reader says why)."""
+    try:
+        json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as error:
+        return str(error.args[0])
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 def _parsed_json(text: str) -> Any:

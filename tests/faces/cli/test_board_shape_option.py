@@ -12,6 +12,7 @@ import pytest
 
 from chessplace import Board, Shape, read_problem
 from chessplace.faces.cli import main
+from chessplace.notation.options import problem_from_options
 from chessplace.notation.problemfile import from_text
 
 
@@ -142,3 +143,34 @@ def test_verify_reads_the_shape_of_an_answer(
     older.write_text(json.dumps(data))
     code, _, err = run(capsys, "verify", *board, str(older))
     assert code == 2 and "the JSON is for a torus board, not a cylinder one" in err
+
+
+def test_the_shape_word_is_read_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", "queens", "-n", "5", "--shape", "CYLINDER")
+    assert code == 0 and "cylinder: 10 placements" in out
+
+
+def test_a_region_puzzle_takes_the_plane_it_is_drawn_on() -> None:
+    grid = ["aabb", "abbb", "ccdd", "cddd"]
+    plane = problem_from_options("queens-game", grid=grid, shape="plane")
+    assert plane == problem_from_options("queens-game", grid=grid)
+    with pytest.raises(ValueError, match="takes its board and counts from the grid alone"):
+        problem_from_options("queens-game", grid=grid, shape="cylinder")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"torus": True}, "the JSON's shape is cylinder but its torus is true: give one of them"),
+        ({"torus": "yes"}, "its torus: expected true or false, not 'yes'"),
+        ({"shape": ["cylinder"]}, "the board's shape is one of plane, torus, cylinder"),
+    ],
+)
+def test_an_answer_whose_shape_words_disagree_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    code, out, _ = run(capsys, "solve", "queens", "-n", "7", "--shape", "cylinder", "--json")
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({**json.loads(out), **change}))
+    code, out, err = run(capsys, "verify", "queens", str(answer), "-n", "7", "--shape", "cylinder")
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1

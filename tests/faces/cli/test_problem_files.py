@@ -509,6 +509,14 @@ def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     _one_line_refusal(done, f"{fifo}: a FIFO, not a regular file")
 
 
+@pytest.mark.parametrize(("option", "what"), [("--grid", "the grid"), ("--image", "the image")])
+def test_a_fifo_given_as_a_grid_or_image_is_refused(tmp_path: Path, option: str, what: str) -> None:
+    fifo = tmp_path / "grid.png"
+    os.mkfifo(fifo)
+    done, _ = _bounded_cli("solve", "queens-game", option, str(fifo), seconds=30)
+    _one_line_refusal(done, f"cannot read {what} {fifo}: not a regular file")
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [

@@ -26,3 +26,22 @@ def test_the_http_api_takes_the_shape() -> None:
             400,
             {"detail": "shape is plane but torus is true: give one of them"},
         )
+
+
+def test_a_key_given_twice_in_a_request_is_refused() -> None:
+    """JSON readers keep the last of two keys silently; the API refuses the body, as the
+    problem file reader does."""
+    with TestClient(create_app()) as client:
+        body = b'{"puzzle": "queens", "n": 5, "shape": "cylinder", "shape": "plane"}'
+        headers = {"Content-Type": "application/json"}
+        response = client.post("/api/solve", content=body, headers=headers)
+        assert (response.status_code, response.json()) == (
+            400,
+            {"detail": 'not valid JSON: the key "shape" comes twice in one object'},
+        )
+        nested = b'{"puzzle": "queens", "n": 5, "counts": [{"k": 1, "k": 2}]}'
+        response = client.post("/api/solve", content=nested, headers=headers)
+        assert response.status_code == 400 and 'the key "k" comes twice' in response.json()["detail"]
+        once = b'{"puzzle": "queens", "n": 5, "shape": "cylinder"}'
+        response = client.post("/api/solve", content=once, headers=headers)
+        assert response.status_code == 200 and len(response.json()["pieces"]) == 5

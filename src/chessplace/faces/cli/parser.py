@@ -70,6 +70,7 @@ def _problem_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cols", type=positive_int, help="files of a rectangular board")
     parser.add_argument(
         "--shape",
+        type=str.lower,
         choices=[shape.value for shape in Shape],
         help="how the edges join: plane (none, the default), torus (both pairs: every ride "
         "wraps round) or cylinder (the first and last files: rides along ranks wrap)",

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from chessplace.notation.problemfile import repeated_key
+from chessplace.runtime.clipping import clipped
+
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes (413, one line) before anything reads them."""
+    """Refuse request bodies over ``limit`` bytes (413, one line) before anything reads
+    them, and JSON bodies that name a key twice in one object (400, one line: JSON
+    readers would keep the last silently, where problem files refuse it)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -37,6 +43,13 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        key = repeated_key(body) if body else None
+        if key is not None:
+            detail = (
+                f"not valid JSON: the key {clipped(json.dumps(key), 40)} comes twice in one object"
+            )
+            await JSONResponse({"detail": detail}, status_code=400)(scope, receive, send)
+            return
         replayed = False
 
         async def replay() -> Message:
