@@ -41,7 +41,9 @@ def test_a_key_given_twice_in_a_request_is_refused() -> None:
         )
         nested = b'{"puzzle": "queens", "n": 5, "counts": [{"k": 1, "k": 2}]}'
         response = client.post("/api/solve", content=nested, headers=headers)
-        assert response.status_code == 400 and 'the key "k" comes twice' in response.json()["detail"]
+        assert (
+            response.status_code == 400 and 'the key "k" comes twice' in response.json()["detail"]
+        )
         once = b'{"puzzle": "queens", "n": 5, "shape": "cylinder"}'
         response = client.post("/api/solve", content=once, headers=headers)
         assert response.status_code == 200 and len(response.json()["pieces"]) == 5
