@@ -402,7 +402,7 @@ def _line(row: dict[str, Any], report: dict[str, Any]) -> str:
 
     ratios = ["", ""]
     if row["status"] == "complete":
-        default = next(
+        default: dict[str, Any] = next(
             (r for r in report["rows"] if r["n"] == row["n"] and r["variant"] == "default"), {}
         )
         if default.get("status") == "complete":
