@@ -514,7 +514,7 @@ def test_a_fifo_given_as_a_grid_or_image_is_refused(tmp_path: Path, option: str,
     fifo = tmp_path / "grid.png"
     os.mkfifo(fifo)
     done, _ = _bounded_cli("solve", "queens-game", option, str(fifo), seconds=30)
-    _one_line_refusal(done, f"cannot read {what} {fifo}: not a regular file")
+    _one_line_refusal(done, f"cannot read {what} {fifo}: a FIFO, not a regular file")
 
 
 @pytest.mark.parametrize(

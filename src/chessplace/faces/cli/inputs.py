@@ -30,8 +30,8 @@ def read_bytes(name: str, what: str, limit: int) -> bytes:
                 raise UsageError(f"cannot read {what} from standard input: it is closed")
             data = _from_stream(sys.stdin, limit + 1)
         else:
-            if not stat.S_ISREG(os.stat(name).st_mode):  # a FIFO would block in open()
-                raise UsageError(f"cannot read {what} {name}: not a regular file")
+            if stat.S_ISFIFO(os.stat(name).st_mode):  # open() would wait for a writer
+                raise UsageError(f"cannot read {what} {name}: a FIFO, not a regular file")
             with open(name, "rb") as source:
                 data = source.read(limit + 1)
     except OSError as error:
