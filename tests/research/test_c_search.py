@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from chessplace.data.reference import known
+from chessplace.research.sampling import LEAST_SAMPLE
 from tests.paths import ROOT
 from tests.processes import alive, children, running
 from tests.waiting import WORK_PATIENCE, wait_until
@@ -226,10 +227,13 @@ def test_the_script_refuses_bad_options(tmp_path: Path, options: list[str], mess
     assert not journal.exists()
 
 
-@pytest.mark.parametrize("order", [[], ["--shuffle", "7"]])
-def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[str]) -> None:
+@pytest.mark.parametrize(("order", "least"), [([], 8), (["--shuffle", "7"], LEAST_SAMPLE + 1)])
+def test_sigterm_stops_the_script_and_its_searches(
+    tmp_path: Path, order: list[str], least: int
+) -> None:
     """One line, exit 3, the refuted chunks kept, and no C search left running; a
-    shuffled run projects the whole from the chunks it finished."""
+    shuffled run projects the whole from the chunks it finished (once it has
+    :data:`LEAST_SAMPLE`)."""
     journal = tmp_path / "chunks.jsonl"
     claim = ["-n", "14", "--white", "28", "--optimum", "29", "--chunk-lines", "6", *order]
     child = subprocess.Popen(
@@ -238,8 +242,8 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[s
         text=True,
     )
     wait_until(
-        lambda: journal.exists() and len(journal.read_text().splitlines()) >= 32,
-        what="31 chunks in the journal",
+        lambda: journal.exists() and len(journal.read_text().splitlines()) > least,
+        what=f"{least} chunks in the journal",
         timeout=WORK_PATIENCE,
         alive=child,
     )
@@ -248,7 +252,7 @@ def test_sigterm_stops_the_script_and_its_searches(tmp_path: Path, order: list[s
     out, _ = child.communicate(timeout=30)
     assert child.returncode == 3 and out.splitlines()[-1].startswith("stopped:"), out
     kept = len(journal.read_text().splitlines()) - 1
-    assert 31 <= kept < 64 and f"refuted {kept} of 64 chunks in" in out
+    assert least <= kept < 64 and f"refuted {kept} of 64 chunks in" in out
     assert ("the whole projected at" in out) == bool(order), out
     assert searches and not any(map(alive, searches))
 
