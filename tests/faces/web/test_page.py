@@ -6,9 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -19,40 +17,10 @@ from chessplace.core.problem import ARMY_NAMES
 from chessplace.engines.registry import ENGINES
 from chessplace.forms import svg as svgboard
 from chessplace.notation.puzzles import PUZZLES, REGION_PUZZLES
-from tests.processes import start_server
+from tests.faces.web.browsing import browser, needs_chromium, server
 
-CHROMIUM = shutil.which("chromium")
-BROWSER_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+__all__ = ["browser", "server"]  # the fixtures, used by name
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    url, process = start_server()
-    try:
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        yield launched
-        launched.close()
 
 
 def _events(response: httpx.Response) -> list[tuple[str | None, str, dict[str, Any]]]:
