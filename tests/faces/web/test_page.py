@@ -17,7 +17,15 @@ from chessplace.core.problem import ARMY_NAMES
 from chessplace.engines.registry import ENGINES
 from chessplace.forms import svg as svgboard
 from chessplace.notation.puzzles import PUZZLES, REGION_PUZZLES
-from tests.faces.web.browsing import browser, needs_chromium, server
+from tests.faces.web.browsing import (
+    browser,
+    centre,
+    needs_chromium,
+    ready,
+    server,
+    squares_of,
+    tap,
+)
 
 __all__ = ["browser", "server"]  # the fixtures, used by name
 pytestmark = pytest.mark.browser
@@ -74,12 +82,6 @@ def test_verify_says_which_army_attacks_what(server: str) -> None:
     data = httpx.post(f"{server}/api/verify", json=body, timeout=30).json()
     assert data["attacked_by"] == [["b3", "c2"], ["a1", "a3", "b4", "d4"]]
     assert sorted({square for army in data["attacked_by"] for square in army}) == data["attacked"]
-
-
-def _ready(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_function("document.querySelectorAll('#puzzle option').length > 0")
-    page.wait_for_selector("#board svg")
 
 
 def _set(page: Any, selector: str, value: str) -> None:
@@ -151,7 +153,7 @@ def _check_drawn(page: Any, width: int) -> None:
 @needs_chromium
 def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, server)
+    ready(page, server)
     # the board is drawn at once, the verdict once the server has checked it
     page.wait_for_function("document.querySelector('#verdict').textContent !== ''")
     verdict = page.locator("#verdict")
@@ -166,9 +168,9 @@ def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> No
     _check_drawn(page, 1280)
 
     # Two queens on one rank: a red verdict, both ringed and joined as `verify --render` does.
-    page.click("#board svg", position=_centre(page, "a1"))
+    page.click("#board svg", position=centre(page, "a1", 8))
     page.wait_for_selector("#verdict.pending")
-    page.click("#board svg", position=_centre(page, "c1"))
+    page.click("#board svg", position=centre(page, "c1", 8))
     page.wait_for_selector("#verdict.invalid")
     assert page.locator("#board rect.conflict").count() == 2
     assert page.locator("#board line.attack-line").count() == 1  # one per pair, as exported
@@ -187,21 +189,10 @@ def test_a_fresh_page_is_calm_labelled_and_fits(server: str, browser: Any) -> No
     page.close()
 
 
-def _centre(page: Any, square: str, n: int = 8) -> dict[str, float]:
-    """Where ``square``'s centre is inside the board (n×n), whose SVG fills it (the SVG
-    itself is replaced at each redraw)."""
-    box = page.locator("#board").bounding_box()
-    scale = box["width"] / (2 * svgboard.MARGIN + n * svgboard.SQUARE)
-    file, rank = ord(square[0]) - ord("a"), int(square[1:]) - 1
-    x = svgboard.MARGIN + (file + 0.5) * svgboard.SQUARE
-    y = svgboard.MARGIN + (n - rank - 0.5) * svgboard.SQUARE
-    return {"x": x * scale, "y": y * scale}
-
-
 @needs_chromium
 def test_peaceable_queens_optimised_on_six_by_six(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, server)
+    ready(page, server)
     page.select_option("#puzzle", "peaceable-queens")
     _set(page, "#rows", "6")
     _set(page, "#cols", "6")
@@ -225,7 +216,7 @@ def test_a_nightrider_is_solved_and_its_link_reopens_it(server: str, browser: An
         viewport={"width": 390, "height": 844}, permissions=["clipboard-read", "clipboard-write"]
     )
     page = context.new_page()
-    _ready(page, server)
+    ready(page, server)
     page.select_option("#puzzle", "independent")
     _set(page, "#piece", "NN")
     _set(page, "#rows", "5")
@@ -248,7 +239,7 @@ def test_a_nightrider_is_solved_and_its_link_reopens_it(server: str, browser: An
     link = page.evaluate("navigator.clipboard.readText()")
     assert link.startswith(server) and "NN" in link
     again = context.new_page()
-    _ready(again, link)
+    ready(again, link)
     again.wait_for_selector("#verdict.valid")
     assert _occupied(again) == placed
     assert (again.input_value("#puzzle"), again.input_value("#piece")) == ("independent", "NN")
@@ -262,7 +253,7 @@ def test_a_nightrider_is_solved_and_its_link_reopens_it(server: str, browser: An
 @needs_chromium
 def test_arrow_keys_browse_the_placements(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, server)
+    ready(page, server)
     _set(page, "#rows", "6")
     _set(page, "#cols", "6")
     page.evaluate("document.activeElement.blur()")  # keys typed in a field stay there
@@ -281,7 +272,7 @@ def test_arrow_keys_browse_the_placements(server: str, browser: Any) -> None:
 @needs_chromium
 def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, server)
+    ready(page, server)
     page.select_option("#puzzle", "queens-game")
     _set(page, "#rows", "6")
     page.fill("#seed", "5")
@@ -312,15 +303,15 @@ def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser:
     solution = [piece["square"] for piece in answer["pieces"]]
     file, rank = solution[0][0], int(solution[0][1])
     touching = f"{chr(ord(file) + (1 if file < 'f' else -1))}{rank + (1 if rank < 6 else -1)}"
-    _tap(page, solution[0], 6, times=2)  # a double tap places a crown
+    tap(page, solution[0], 6, times=2)  # a double tap places a crown
     page.wait_for_selector("#verdict.pending")
     assert "has 0 crowns, it needs 1" in page.text_content("#violations")
-    _tap(page, touching, 6, times=2)
+    tap(page, touching, 6, times=2)
     page.wait_for_selector("#verdict.invalid")
     assert "1 touching pair" in page.text_content("#verdict")
-    _tap(page, touching, 6)  # a tap on a crown clears it
+    tap(page, touching, 6)  # a tap on a crown clears it
     for square in solution[1:]:
-        _tap(page, square, 6, times=2)
+        tap(page, square, 6, times=2)
     page.wait_for_selector("#verdict.valid")
     assert page.text_content("#verdict").startswith("Solved")
     assert _occupied(page) == set(solution)
@@ -333,13 +324,13 @@ def test_a_generated_queens_game_is_played_to_its_solution(server: str, browser:
 @needs_chromium
 def test_a_grid_is_painted_and_its_link_reopens_it(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.BBBB.CCCC.DDDD")
+    ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.BBBB.CCCC.DDDD")
     page.wait_for_selector("#board rect.region")
     assert page.input_value("#grid-text") == "AAAA\nBBBB\nCCCC\nDDDD"
     page.check("#paint")
     page.click("#region-picker [data-region=A]")
-    page.click("#board", position=_centre(page, "b3", 4))  # joins A (below b4)
-    page.click("#board", position=_centre(page, "b1", 4))  # an island of A
+    page.click("#board", position=centre(page, "b3", 4))  # joins A (below b4)
+    page.click("#board", position=centre(page, "b1", 4))  # an island of A
     page.wait_for_function("location.hash.includes('grid=AAAA.BABB.CCCC.DADD')")
     # The first click's answer (region B split) may show until the second one's arrives.
     page.wait_for_function(
@@ -352,7 +343,7 @@ def test_a_grid_is_painted_and_its_link_reopens_it(server: str, browser: Any) ->
     page.wait_for_selector("#verdict.neutral")
     assert page.text_content("#options-note") == ""
     again = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(again, page.evaluate("location.href"))
+    ready(again, page.evaluate("location.href"))
     again.wait_for_selector("#board rect.region")
     assert again.input_value("#puzzle") == "queens-game"
     assert again.input_value("#grid-text") == "ABBB\nAABB\nCCCD\nCCDD"
@@ -365,7 +356,7 @@ def test_a_queens_game_is_played_with_hints_only(server: str, browser: Any) -> N
     """Each Hint names a rule and tints the square of the next crown; clicking only the
     hinted squares solves the grid."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, server)
+    ready(page, server)
     page.select_option("#puzzle", "queens-game")
     _set(page, "#rows", "6")
     page.fill("#seed", "3")
@@ -383,7 +374,7 @@ def test_a_queens_game_is_played_with_hints_only(server: str, browser: Any) -> N
         assert text.startswith("Hint") and "a piece on" in text and squares, text
         assert any(rule in text for rule in ("last squares", "touching", "unit full")), text
         for square in squares:
-            _tap(page, square, 6, times=2)
+            tap(page, square, 6, times=2)
         if len(_occupied(page)) == 6:
             break
     page.wait_for_selector("#verdict.valid", timeout=30_000)
@@ -400,9 +391,9 @@ def test_a_hint_after_a_wrong_crown_names_it(
     move needs a guess); a grid without a solution is said to have none."""
     width, height = viewport
     page = browser.new_page(viewport={"width": width, "height": height})
-    _ready(page, f"{server}/#puzzle=queens-game&grid=ABBB.AABB.CCCD.CCDD")
+    ready(page, f"{server}/#puzzle=queens-game&grid=ABBB.AABB.CCCD.CCDD")
     page.wait_for_selector("#board rect.region")
-    _tap(page, "a1", 4, times=2)  # a crown (one tap marks an X); the solution is a3 b1 c4 d2
+    tap(page, "a1", 4, times=2)  # a crown (one tap marks an X); the solution is a3 b1 c4 d2
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
     page.click("#hint")
     page.wait_for_function(
@@ -410,26 +401,13 @@ def test_a_hint_after_a_wrong_crown_names_it(
     )
     assert page.text_content("#status") == "Hint: no solution has a piece on a1: take it off"
     assert "bad" in page.get_attribute("#status", "class")
-    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.ABBA.ACCA.ADDA")
+    ready(page, f"{server}/#puzzle=queens-game&grid=AAAA.ABBA.ACCA.ADDA")
     page.wait_for_selector("#board rect.region")
     page.click("#hint")
     page.wait_for_function(
         "document.querySelector('#status').textContent.startsWith('Hint: the grid')"
     )
     assert page.text_content("#status") == "Hint: the grid has no solution"
-
-
-def _tap(page: Any, square: str, n: int = 8, times: int = 1) -> None:
-    """Tap a square once (a region puzzle's X) or twice, as a double tap (its crown)."""
-    where = _centre(page, square, n)
-    if times == 2:
-        page.dblclick("#board", position=where)
-    else:
-        page.click("#board", position=where)
-
-
-def _squares_of(page: Any, selector: str) -> set[str]:
-    return set(page.eval_on_selector_all(f"#board {selector}", "n => n.map(e => e.dataset.square)"))
 
 
 @needs_chromium
@@ -446,17 +424,17 @@ def test_a_position_is_set_by_clicking_and_the_answer_keeps_it(server: str, brow
             else None
         ),
     )
-    _ready(page, server)
+    ready(page, server)
     page.click("#mode-picker [data-mode=block]")
-    _tap(page, "d4")
+    tap(page, "d4", 8)
     page.click("#mode-picker [data-mode=pawn]")
-    _tap(page, "e5")
+    tap(page, "e5", 8)
     page.click("#mode-picker [data-mode=given]")
-    _tap(page, "a1")
+    tap(page, "a1", 8)
     page.wait_for_function("location.hash.includes('given=a1')")
-    assert _squares_of(page, "g.blocked") == {"d4"}
-    assert _squares_of(page, "text.pawn") == {"e5"}
-    assert _squares_of(page, "circle.given") == {"a1"}
+    assert squares_of(page, "g.blocked") == {"d4"}
+    assert squares_of(page, "text.pawn") == {"e5"}
+    assert squares_of(page, "circle.given") == {"a1"}
     catalog = httpx.get(f"{server}/api/catalog", timeout=30).json()["drawing"]
     assert (catalog["blocked"], catalog["given"], catalog["pawn"]) == (
         svgboard.BLOCKED,
@@ -468,7 +446,7 @@ def test_a_position_is_set_by_clicking_and_the_answer_keeps_it(server: str, brow
     assert page.locator("#board g.blocked line").count() == 8  # hatched as exported
     # In "place pieces" mode a click on a blocked square places nothing.
     page.click("#mode-picker [data-mode=place]")
-    _tap(page, "d4")
+    tap(page, "d4", 8)
     assert _occupied(page) == {"a1"}
 
     page.click("#solve")
@@ -479,23 +457,23 @@ def test_a_position_is_set_by_clicking_and_the_answer_keeps_it(server: str, brow
     placed = _occupied(page)
     assert "a1" in placed and "d4" not in placed and "e5" not in placed
     assert len(placed) >= 8
-    assert _squares_of(page, "circle.given") == {"a1"}  # the answer keeps its pin
+    assert squares_of(page, "circle.given") == {"a1"}  # the answer keeps its pin
 
     # The link holds the position; opened again, the same board is checked valid.
     again = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(again, page.evaluate("location.href"))
+    ready(again, page.evaluate("location.href"))
     again.wait_for_selector("#verdict.valid")
     assert _occupied(again) == placed
-    assert _squares_of(again, "g.blocked") == {"d4"}
-    assert _squares_of(again, "text.pawn") == {"e5"}
-    assert _squares_of(again, "circle.given") == {"a1"}
+    assert squares_of(again, "g.blocked") == {"d4"}
+    assert squares_of(again, "text.pawn") == {"e5"}
+    assert squares_of(again, "circle.given") == {"a1"}
     # Ctrl+Z takes the answer back, then the pin.
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Control+z")
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
     page.keyboard.press("Control+z")
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 0")
-    assert _squares_of(page, "text.pawn") == {"e5"}
+    assert squares_of(page, "text.pawn") == {"e5"}
     page.close()
     again.close()
 
@@ -505,7 +483,7 @@ def test_queens_and_pawns_on_a_phone(server: str, browser: Any) -> None:
     """On a phone the Puzzle selector comes first; queens-and-pawns asks how many pawns
     to place, and its answer's pawns are drawn and checked."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    _ready(page, server)
+    ready(page, server)
     puzzle = page.locator("#puzzle").bounding_box()
     assert puzzle["y"] < page.locator("#board").bounding_box()["y"]
     assert puzzle["y"] < page.locator("#download-json").bounding_box()["y"]
@@ -519,7 +497,7 @@ def test_queens_and_pawns_on_a_phone(server: str, browser: Any) -> None:
     page.wait_for_selector("#facts dd[data-fact=solver]", timeout=60_000)
     page.wait_for_selector("#verdict.valid")
     assert len(_occupied(page)) == 7
-    assert len(_squares_of(page, "text.pawn")) == 1
+    assert len(squares_of(page, "text.pawn")) == 1
     assert "place_pawns=1" in page.evaluate("location.hash")
     _check_drawn(page, 390)
     page.close()
@@ -528,7 +506,7 @@ def test_queens_and_pawns_on_a_phone(server: str, browser: Any) -> None:
 @needs_chromium
 def test_switching_puzzle_clears_the_last_answer(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _ready(page, server)
+    ready(page, server)
     page.select_option("#puzzle", "peaceable-queens")
     _set(page, "#rows", "5")
     _set(page, "#cols", "5")
@@ -572,7 +550,7 @@ def test_a_proof_replaces_its_progress_with_the_answer(server: str, browser: Any
         "**/api/jobs/fake/events",
         lambda route: route.fulfill(body=stream, content_type="text/event-stream"),
     )
-    _ready(page, server)
+    ready(page, server)
     page.click("#count")
     page.wait_for_selector("#facts dd[data-fact=count]")
     text = page.text_content("#progress-text")
@@ -586,25 +564,25 @@ def test_a_queens_game_with_x_marks_auto_x_letters_and_undo(server: str, browser
     """Tap: X; tap again (a double tap): crown; again: empty. Auto X marks what a crown
     rules out; Undo and Ctrl+Z take moves back; letters (colour-blind) are remembered."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    _ready(page, f"{server}/#puzzle=queens-game&grid=AAAB.ACBB.CCDD.CDDD")
+    ready(page, f"{server}/#puzzle=queens-game&grid=AAAB.ACBB.CCDD.CDDD")
     page.wait_for_selector("#board rect.region")
-    _tap(page, "b2", 4)
-    assert _squares_of(page, "path.mark") == {"b2"}
+    tap(page, "b2", 4)
+    assert squares_of(page, "path.mark") == {"b2"}
     assert "marked X" in page.text_content("#hover")
-    _tap(page, "b2", 4)
+    tap(page, "b2", 4)
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
-    assert _squares_of(page, "path.mark") == set()
+    assert squares_of(page, "path.mark") == set()
     assert page.text_content("#hover").endswith(": crown")  # not "free"
     assert page.get_attribute("#clock", "data-state") == "running"
     # Auto X: every square the crown on b2 rules out (touching, its rank, file, region).
     page.check("#auto-x")
-    ruled = _squares_of(page, "path.mark.auto")
+    ruled = squares_of(page, "path.mark.auto")
     assert {"a1", "c3", "b4", "d2", "a3"} <= ruled and "d4" not in ruled and "b2" not in ruled
-    _tap(page, "d4", 4, times=2)
+    tap(page, "d4", 4, times=2)
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 2")
     page.click("#undo")
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 1")
-    assert _squares_of(page, "path.mark") - ruled == {"d4"}  # back to its X
+    assert squares_of(page, "path.mark") - ruled == {"d4"}  # back to its X
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Control+z")
     page.keyboard.press("Control+z")
@@ -627,7 +605,7 @@ def test_the_daily_puzzle_is_timed_and_its_result_shared(server: str, browser: A
     """Today's puzzle is the 8×8 Queens game generated from the date's seed; solved by
     double taps, the clock stops, the best time is kept and the result reads as a line."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    _ready(page, server)
+    ready(page, server)
     page.click("#daily")
     page.wait_for_selector("#facts dd[data-fact=seed]", timeout=120_000)
     date = page.evaluate(
@@ -644,7 +622,7 @@ def test_the_daily_puzzle_is_timed_and_its_result_shared(server: str, browser: A
         f"{server}/api/count", json={"puzzle": "queens-game", "grid": grid, "limit": 2}, timeout=60
     ).json()
     for piece in answer["pieces"]:
-        _tap(page, piece["square"], 8, times=2)
+        tap(page, piece["square"], 8, times=2)
     page.wait_for_selector("#verdict.valid", timeout=30_000)
     page.wait_for_selector("#daily-result:not([hidden])")
     assert page.get_attribute("#clock", "data-state") == "stopped"
@@ -668,10 +646,10 @@ def test_wrong_moves_on_a_phone_leave_solve_and_hint_in_reach(server: str, brows
     screen (issue 52): three are listed and the rest are behind "… and N more", so the
     board and both buttons fit on the screen together."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    _ready(page, f"{server}/#puzzle=queens-game&grid={PHONE_GRID}")
+    ready(page, f"{server}/#puzzle=queens-game&grid={PHONE_GRID}")
     page.wait_for_selector("#board rect.region")
     for square in ("a1", "c1", "e5"):  # a1 and c1 share rank 1: wrong moves
-        _tap(page, square, 8, times=2)
+        tap(page, square, 8, times=2)
     page.wait_for_function("document.querySelectorAll('#board g.piece').length === 3")
     # The verdicts of the first two taps may still arrive: wait for the third's.
     page.wait_for_function("document.querySelector('#verdict').textContent.includes('3 pieces')")
@@ -703,15 +681,15 @@ def test_a_position_has_a_legend_and_a_grid_its_article(server: str, browser: An
     """The pin of a given piece, the neutral pawn and the blocked square are explained
     under the board while it has them; "making an 8×8 grid", not "a 8×8"."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    _ready(page, server)
+    ready(page, server)
     assert page.is_hidden("#position-legend")
-    _ready(page, f"{server}/#puzzle=queens&n=8&blocked=a1&pawns=e5&given=d1&p=d1")
+    ready(page, f"{server}/#puzzle=queens&n=8&blocked=a1&pawns=e5&given=d1&p=d1")
     page.wait_for_selector("#board circle.given")
     page.wait_for_selector("#position-legend:not([hidden])")
     legend = page.text_content("#position-legend")
     assert "pinned" in legend and "pawn" in legend and "blocked" in legend, legend
     assert page.locator("#position-legend .dot.pin").count() == 1
-    _ready(page, f"{server}/#puzzle=queens&n=8&pawns=e5")
+    ready(page, f"{server}/#puzzle=queens&n=8&pawns=e5")
     page.wait_for_selector("#board text.pawn")
     page.wait_for_function(
         "!document.querySelector('#position-legend').textContent.includes('pinned')"
