@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chessplace.engines.lines import bounds_three_armies, kernel, kernel_three_armies
+from chessplace.engines.lines import bounds_three_armies, joint, kernel, kernel_three_armies
 from chessplace.engines.lines.bounds import pair_table, product_table
 from chessplace.engines.lines.geometry import Geometry
 
@@ -23,11 +23,15 @@ def call(
     maximize: bool,
     shared: np.ndarray,
     static: int = 0,
+    tally: np.ndarray | None = None,
+    joint_depths: tuple[int, int] | None = None,
 ) -> tuple[int, int, int, int, int, np.ndarray]:
     """One compiled search below ``prefix`` (see :func:`kernel.search`, or
     :func:`kernel_three_armies.search` for three armies), for the target ``shared[1]``:
     (status, best, nodes, prefixes written, final target, witness). Two colours
-    follow ``g.order`` at least down to depth ``static`` (``g.lines``: all the way)."""
+    follow ``g.order`` at least down to depth ``static`` (``g.lines``: all the way);
+    ``tally``, when given (two colours: ``g.lines + 1`` rows, families + 3 columns),
+    receives where the search spends its nodes (see :func:`kernel.search`)."""
     witness = np.zeros(g.lines, dtype=np.int32)
     lines = (g.start, g.length, g.members, g.through, g.family_start, g.order, g.symmetric)
     below = (prefix, split, out, int(shared[1]), maximize, shared, witness)
@@ -37,7 +41,13 @@ def call(
     else:
         table = _table(g, shared)
         bounds = (g.product, table, g.bounded_from)
-        answer = kernel.search(*lines, static, g.source, g.swap, *bounds, *below)
+        where = np.zeros((1, 1), dtype=np.int64) if tally is None else tally
+        net = joint.network(g.through, g.family_start)
+        arrays = (net.head, net.by_tail, net.first, net.edges, net.cap, net.level, net.arc,
+                  net.queue, net.path, net.keep)  # fmt: skip
+        depths = np.array(joint_depths or (0, 0), dtype=np.int64)
+        bounds = (*bounds, g.free, arrays, depths)
+        answer = kernel.search(*lines, static, g.source, g.swap, *bounds, *below, where)
     status, best, nodes, written, target = answer
     return int(status), int(best), int(nodes), int(written), int(target), witness
 

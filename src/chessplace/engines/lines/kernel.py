@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
+from chessplace.engines.lines.joint import joint_reaches
 from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
@@ -142,24 +143,25 @@ def _reaches(  # type: ignore[no-untyped-def]
     qs,
     weights,
 ):
-    """Whether every bound at this node reaches ``target``: on min(white, black), or
+    """Which bound at this node falls below ``target`` (-1: none; 0: the product
+    table; 1 + f: family ``f``'s bound): on min(white, black), or
     with ``white_target`` >= 0 on black given that many white (``table`` is then the
     pair table of :func:`bounds.pair_table`); the family bounds run over the families
     from ``bounded_from`` (see :class:`~chessplace.engines.lines.geometry.Geometry`).
     ``weights[f]`` keeps family ``f``'s last crossing ratio, which decides most nodes
     without sorting."""
     if product and table[counts[0, 1], counts[0, 0], counts[1, 1], counts[1, 0]] < target:
-        return False
+        return 0
     for f in range(family_start.shape[0] - 2, bounded_from - 1, -1):  # diagonals cut most
         first, stop = family_start[f], family_start[f + 1]
         if white_target >= 0:
             if not family_pair_reaches(
                 first, stop, white, black, white_target, target, weights[f], ps, qs
             ):
-                return False
+                return 1 + f
         elif not family_reaches(first, stop, white, black, target, weights[f], ps, qs):
-            return False
-    return True
+            return 1 + f
+    return -1
 
 
 @njit(nogil=True, cache=True)
@@ -177,6 +179,9 @@ def search(  # type: ignore[no-untyped-def]
     product,
     table,
     bounded_from,
+    free_squares,
+    joint,
+    joint_depths,
     prefix,
     split,
     out,
@@ -184,12 +189,17 @@ def search(  # type: ignore[no-untyped-def]
     maximize,
     shared,
     witness,
+    tally,
 ):
     """Search below ``prefix`` (labels by line, -1 for none; the ranks and files
     labelled are the first positions of ``order``) for a labelling with
     min(white, black) >= ``target``. Lines are labelled in ``order`` down to depth
     ``static``, and at least past the ranks and files, the prefix and a ``split``
     short of every line; then the search picks them (see the module's docstring).
+    At depths ``joint_depths[0]`` to ``joint_depths[1] - 1`` the joint bound of
+    :mod:`joint` runs too, on the network ``joint`` (its arrays, see
+    :class:`joint.Network`), squares with ``free_squares`` false counting for neither
+    colour.
 
     With ``maximize`` every such labelling found raises the target to its value
     + 1 and the search goes on; otherwise the first one ends it. Labellings
@@ -200,6 +210,11 @@ def search(  # type: ignore[no-untyped-def]
     threads reached, read now and then; ``shared[2]``, when there, is a number of
     white pieces to reach (unequal armies): the search then looks for at least that
     many white and at least ``target`` black, and its values are black counts.
+
+    With more than one row, ``tally[depth]`` counts the nodes entered at each depth
+    (column 0) and those cut there by the symmetry check (1), the product table (2),
+    family ``f``'s bound (3 + f) and the joint bound (the last column): where a
+    search spends its nodes.
 
     Returns ``(status, best value found or -1, nodes, prefixes written, target)``:
     once the subtree is exhausted, every labelling in it is below the final
@@ -266,6 +281,7 @@ def search(  # type: ignore[no-untyped-def]
     after = 2 if product else 0  # the families it picks from start here
 
     white_target = shared[2] if shared.shape[0] > 2 else -1
+    profiling = tally.shape[0] > 1
     best = -1
     nodes = 0
     written = 0
@@ -279,11 +295,15 @@ def search(  # type: ignore[no-untyped-def]
                     return STOPPED, best, nodes, written, target
                 if shared[1] > target:
                     target = shared[1]
+            if profiling:
+                tally[depth, 0] += 1
             alive = True
             if depth <= symmetric and depth > base:
                 alive = _smallest(depth, labels, source, swap)
+                if profiling and not alive:
+                    tally[depth, 1] += 1
             if alive:
-                alive = _reaches(
+                failed = _reaches(
                     target,
                     white_target,
                     white,
@@ -297,6 +317,17 @@ def search(  # type: ignore[no-untyped-def]
                     qs,
                     weights,
                 )
+                alive = failed < 0
+                if profiling and not alive:
+                    tally[depth, 2 + failed] += 1
+            if alive and joint_depths[0] <= depth < joint_depths[1]:
+                head, by_tail, first, edges, cap, level, arc, queue, path, keep = joint
+                alive = joint_reaches(
+                    target, white_target, free_squares, white_dead, black_dead,
+                    head, by_tail, first, edges, cap, level, arc, queue, path, keep,
+                )  # fmt: skip
+                if profiling and not alive:
+                    tally[depth, families + 3] += 1
             if alive and depth == split and not collect:
                 for line in range(lines):
                     out[written, line] = label[line]
