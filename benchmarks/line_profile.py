@@ -31,7 +31,7 @@ from chessplace.engines.lines.runner import LineSearch, chunk_key
 from chessplace.research.sampling import shuffled
 from chessplace.runtime.journal import recorded_header
 
-A250000 = (0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32, 37, 42, 47, 52)
+A250000 = (0, 0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32, 37, 42, 47, 52)
 A279405 = {13: 16, 15: 20, 17: 28, 19: 32}
 A308632 = {12: 21, 13: 25, 14: 29, 15: 34, 16: 37, 17: 42, 18: 48}
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -57,9 +57,7 @@ def main() -> None:
     parser.add_argument("--case", default="t17")
     parser.add_argument("--sample", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--joint", default="0,0", help="depths FROM,TO of the joint bound")
     args = parser.parse_args()
-    joint_from, joint_to = (int(d) for d in args.joint.split(","))
     g, search, target, checkpoint = case(args.case)
     header = recorded_header(checkpoint) if checkpoint.exists() else None
     depth = int(header["depth"]) if header else search.split_depth()
@@ -67,12 +65,12 @@ def main() -> None:
     keys = [chunk_key(row[g.order[:depth]]) for row in prefixes]
     row = {key: index for index, key in enumerate(keys)}
     families = len(g.family_start) - 1
-    tally = np.zeros((g.lines + 1, families + 4), dtype=np.int64)
+    tally = np.zeros((g.lines + 1, families + 3), dtype=np.int64)
     started = time.process_time()
     for key in shuffled(keys, args.seed)[: args.sample]:
         status, best, *_ = call(
             g, prefixes[row[key]], -1, np.zeros((1, 1), np.int8), True,
-            search.shared(target), tally=tally, joint_depths=(joint_from, joint_to),
+            search.shared(target), tally=tally,
         )  # fmt: skip
         if status != kernel.EXHAUSTED or best >= target:
             raise SystemExit(f"chunk {key} was not refuted (status {status}, best {best})")
@@ -82,7 +80,7 @@ def main() -> None:
         f"case {args.case}: target {target}, {len(keys):,} chunks at depth {depth}, "
         f"{args.sample} searched: {total:,} nodes in {seconds:.1f} CPU-s"
     )
-    names = ["symmetry", "product", *FAMILIES[:families], "joint"]
+    names = ["symmetry", "product", *FAMILIES[:families]]
     print("| depth | nodes | share | " + " | ".join(f"cut: {n}" for n in names) + " |")
     print("| --- " * (3 + len(names)) + "|")
     for d in np.flatnonzero(tally[:, 0]):

@@ -1,7 +1,7 @@
 """Time a random sample of the line engine's chunks, to project what a long proof costs.
 
     python -m chessplace.research sample-lines -n 19 --torus --target 33 --sample 40 \\
-        --journal results/a279405/n19-sample.jsonl
+        --journal results/a279405/n19-scaled-sample.jsonl
 
 The line engine proves "no m each" (or, with ``--white W``, "no m black beside W
 white") chunk by chunk, in its own order, and its checkpoint keeps no times. This
@@ -10,7 +10,9 @@ engine's ``--checkpoint`` when given, so the chunks are the same), takes the
 chunks in an order shuffled by ``--seed`` and searches the first ``--sample`` of
 them for ``--target``, one at a time, journaling each chunk's nodes and CPU
 seconds. The chunks done are a uniform sample, so they project the whole with a
-95% interval (:mod:`sampling`). A chunk holding a labelling that reaches the
+95% interval (:mod:`sampling`). On a torus the search breaks the scalings
+too, as the engine does (``--without-scalings``: the board's symmetries only, as
+journals written before them were). A chunk holding a labelling that reaches the
 target refutes the claim: it is printed (exit 1). Rerunning resumes; a larger
 ``--sample`` goes on with the same draw. Ctrl-C or SIGTERM stops the chunk under
 way (exit 3, the finished ones kept).
@@ -57,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     board = Board.square(args.n, Shape.TORUS if args.torus else Shape.PLANE)
     problem = puzzles.peaceable_queens(board, white=args.white)
-    g = geometry(board, problem.armies[0].piece, True, args.white is None)
+    scaled = not args.without_scalings
+    g = geometry(board, problem.armies[0].piece, True, args.white is None, scaled=scaled)
     search = LineSearch(g, 1, white_target=args.white)
     depth = search.split_depth()
     if args.checkpoint is not None:
@@ -189,4 +192,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
     parser.add_argument("--checkpoint", type=Path, help="the engine's checkpoint: its depth")
     parser.add_argument("--journal", type=Path, required=True, help="timed chunks, resumable")
+    parser.add_argument(
+        "--without-scalings",
+        action="store_true",
+        help="the board's symmetries only, as the engine searched a torus before it "
+        "broke the scalings too (a journal or checkpoint written then)",
+    )
     return parser.parse_args(argv)

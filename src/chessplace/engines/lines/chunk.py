@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chessplace.engines.lines import bounds_three_armies, joint, kernel, kernel_three_armies
+from chessplace.engines.lines import bounds_three_armies, kernel, kernel_three_armies
 from chessplace.engines.lines.bounds import pair_table, product_table
 from chessplace.engines.lines.geometry import Geometry
 
@@ -24,7 +24,6 @@ def call(
     shared: np.ndarray,
     static: int = 0,
     tally: np.ndarray | None = None,
-    joint_depths: tuple[int, int] | None = None,
 ) -> tuple[int, int, int, int, int, np.ndarray]:
     """One compiled search below ``prefix`` (see :func:`kernel.search`, or
     :func:`kernel_three_armies.search` for three armies), for the target ``shared[1]``:
@@ -42,11 +41,6 @@ def call(
         table = _table(g, shared)
         bounds = (g.product, table, g.bounded_from)
         where = np.zeros((1, 1), dtype=np.int64) if tally is None else tally
-        net = joint.network(g.through, g.family_start)
-        arrays = (net.head, net.by_tail, net.first, net.edges, net.cap, net.level, net.arc,
-                  net.queue, net.path, net.keep)  # fmt: skip
-        depths = np.array(joint_depths or (0, 0), dtype=np.int64)
-        bounds = (*bounds, g.free, arrays, depths)
         answer = kernel.search(*lines, static, g.source, g.swap, *bounds, *below, where)
     status, best, nodes, written, target = answer
     return int(status), int(best), int(nodes), int(written), int(target), witness

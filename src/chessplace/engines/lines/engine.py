@@ -17,7 +17,7 @@ from chessplace.core.problem import Problem
 from chessplace.core.result import Result, Status
 from chessplace.encodings import lines
 from chessplace.engines.base import Engine, Task
-from chessplace.engines.lines.geometry import Geometry, geometry
+from chessplace.engines.lines.geometry import Geometry, geometry, scalings
 from chessplace.runtime.control import Control
 
 if TYPE_CHECKING:  # the search modules load Numba, which the registry must not
@@ -101,16 +101,30 @@ class LineSearchEngine(Engine):
             return _count_refusal(problem, self)
         return None
 
-    def _search(self, problem: Problem, client: Any) -> tuple[Geometry, LineSearch]:
+    def _search(
+        self, problem: Problem, client: Any, scaled: bool = True
+    ) -> tuple[Geometry, LineSearch]:
+        """The geometry and the search of ``problem``; ``scaled``: with the torus's
+        scalings, unless the checkpoint was written without them."""
         from chessplace.engines.lines.runner import MIN_CHUNKS, LineSearch, dask_chunks
 
         equal = problem.equal_armies
         piece, colours = problem.armies[0].piece, len(problem.armies)
-        g = geometry(problem.board, piece, self.symmetry, equal, colours, blocked=problem.blocked)
         side = max(problem.board.rows, problem.board.cols)
         chunks = MIN_CHUNKS if client is None else dask_chunks(side)
         white = None if equal else problem.armies[0].minimum
-        search = LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
+
+        def search_with(scalings: bool) -> tuple[Geometry, LineSearch]:
+            g = geometry(
+                problem.board, piece, self.symmetry, equal, colours, problem.blocked, scalings
+            )
+            return g, LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
+
+        g, search = search_with(scaled)
+        if scaled and self.checkpoint is not None and scalings(problem.board):
+            unscaled = search_with(False)
+            if unscaled[1].written_by_this_search():
+                g, search = unscaled
         search.check_checkpoint()
         return g, search
 
@@ -169,7 +183,7 @@ class LineSearchEngine(Engine):
         from chessplace.engines.lines.optima import board_images, enumerate_optima
 
         m = problem.armies[0].minimum
-        _, search = self._search(problem, None)
+        _, search = self._search(problem, None, scaled=False)  # classes are the board's
         images = board_images(problem.board, problem.symmetries())
         found = enumerate_optima(search, m, images, control)  # TooManyPlacements: bad input
         example = next(found.classes.representatives(), None)

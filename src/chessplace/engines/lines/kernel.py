@@ -34,7 +34,6 @@ import numpy as np
 from numba import njit
 
 from chessplace.engines.lines.bounds import family_pair_reaches, family_reaches
-from chessplace.engines.lines.joint import joint_reaches
 from chessplace.engines.support.jitcache import watch_compiles
 
 watch_compiles()  # a first call that compiles is timed apart
@@ -84,19 +83,38 @@ def _unlabel(line, colour, start, length, members, through, white_dead, black_de
 
 
 @njit(nogil=True, cache=True)
-def _smallest(depth, labels, source, swap):  # type: ignore[no-untyped-def]
-    """False when some symmetry maps the labelled prefix below itself (lex order)."""
-    for g in range(source.shape[0]):
-        for p in range(source.shape[1]):
+def _still_tied(depth, labels, source, swap, tied, resume, count, next_tied, next_resume, cut):  # type: ignore[no-untyped-def]
+    """The symmetries whose image of the labelled prefix (lex order) is still equal
+    to it at ``depth``, from those tied one level up (``tied[:count]``, each to be
+    compared again from position ``resume``), written to ``next_tied`` and
+    ``next_resume``; returns their number, or -1 when ``cut`` and some image is
+    smaller (the node is not the lex-smallest of its orbit). A symmetry whose image
+    is larger is dropped for the whole subtree. Without ``cut`` a smaller image is
+    kept tied at that position, so that the next level cuts."""
+    kept = 0
+    columns = source.shape[1]
+    for i in range(count):
+        g = tied[i]
+        p = resume[i]
+        larger = False
+        while p < depth and p < columns:
             q = source[g, p]
-            if p >= depth or q >= depth:
+            if q >= depth:
                 break
             image = labels[q] ^ swap[g]
             if image < labels[p]:
-                return False
-            if image > labels[p]:
+                if cut:
+                    return -1
                 break
-    return True
+            if image > labels[p]:
+                larger = True
+                break
+            p += 1
+        if not larger:
+            next_tied[kept] = g
+            next_resume[kept] = p
+            kept += 1
+    return kept
 
 
 @njit(nogil=True, cache=True)
@@ -179,9 +197,6 @@ def search(  # type: ignore[no-untyped-def]
     product,
     table,
     bounded_from,
-    free_squares,
-    joint,
-    joint_depths,
     prefix,
     split,
     out,
@@ -196,10 +211,6 @@ def search(  # type: ignore[no-untyped-def]
     min(white, black) >= ``target``. Lines are labelled in ``order`` down to depth
     ``static``, and at least past the ranks and files, the prefix and a ``split``
     short of every line; then the search picks them (see the module's docstring).
-    At depths ``joint_depths[0]`` to ``joint_depths[1] - 1`` the joint bound of
-    :mod:`joint` runs too, on the network ``joint`` (its arrays, see
-    :class:`joint.Network`), squares with ``free_squares`` false counting for neither
-    colour.
 
     With ``maximize`` every such labelling found raises the target to its value
     + 1 and the search goes on; otherwise the first one ends it. Labellings
@@ -212,9 +223,8 @@ def search(  # type: ignore[no-untyped-def]
     many white and at least ``target`` black, and its values are black counts.
 
     With more than one row, ``tally[depth]`` counts the nodes entered at each depth
-    (column 0) and those cut there by the symmetry check (1), the product table (2),
-    family ``f``'s bound (3 + f) and the joint bound (the last column): where a
-    search spends its nodes.
+    (column 0) and those cut there by the symmetry check (1), the product table (2)
+    and family ``f``'s bound (3 + f): where a search spends its nodes.
 
     Returns ``(status, best value found or -1, nodes, prefixes written, target)``:
     once the subtree is exhausted, every labelling in it is below the final
@@ -275,6 +285,22 @@ def search(  # type: ignore[no-untyped-def]
             base += 1
     for p in range(min(base, symmetric)):
         labels[p] = label[order[p]]
+    # The symmetry check at depth d compares only the symmetries still tied at d - 1.
+    symmetries = source.shape[0]
+    levels = symmetric + 1 if base < symmetric else 1
+    tied = np.empty((levels, symmetries), dtype=np.int32)
+    resume = np.empty((levels, symmetries), dtype=np.int32)
+    tied_count = np.empty(levels, dtype=np.int32)
+    for g in range(symmetries):
+        tied[0, g] = g
+        resume[0, g] = 0
+    if base < symmetric and base > 0:
+        tied_count[base] = _still_tied(
+            base, labels, source, swap, tied[0], resume[0], symmetries,
+            tied[base], resume[base], False,
+        )  # fmt: skip
+    else:
+        tied_count[0] = symmetries
 
     collect = split == lines  # every leaf is written to ``out``, filled
     free = max(symmetric, static, base, -1 if collect else split)  # then it picks lines
@@ -299,7 +325,11 @@ def search(  # type: ignore[no-untyped-def]
                 tally[depth, 0] += 1
             alive = True
             if depth <= symmetric and depth > base:
-                alive = _smallest(depth, labels, source, swap)
+                tied_count[depth] = _still_tied(
+                    depth, labels, source, swap, tied[depth - 1], resume[depth - 1],
+                    tied_count[depth - 1], tied[depth], resume[depth], True,
+                )  # fmt: skip
+                alive = tied_count[depth] >= 0
                 if profiling and not alive:
                     tally[depth, 1] += 1
             if alive:
@@ -320,14 +350,6 @@ def search(  # type: ignore[no-untyped-def]
                 alive = failed < 0
                 if profiling and not alive:
                     tally[depth, 2 + failed] += 1
-            if alive and joint_depths[0] <= depth < joint_depths[1]:
-                head, by_tail, first, edges, cap, level, arc, queue, path, keep = joint
-                alive = joint_reaches(
-                    target, white_target, free_squares, white_dead, black_dead,
-                    head, by_tail, first, edges, cap, level, arc, queue, path, keep,
-                )  # fmt: skip
-                if profiling and not alive:
-                    tally[depth, families + 3] += 1
             if alive and depth == split and not collect:
                 for line in range(lines):
                     out[written, line] = label[line]

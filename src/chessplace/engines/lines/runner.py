@@ -37,7 +37,7 @@ from chessplace.engines.lines.checkpoint import (
 from chessplace.engines.lines.chunk import Finished, call
 from chessplace.engines.lines.geometry import Geometry
 from chessplace.runtime.control import Control
-from chessplace.runtime.journal import Journal
+from chessplace.runtime.journal import Journal, recorded_header
 
 MIN_CHUNKS = 2048
 """On the cores the split depth is the shallowest with at least this many chunks
@@ -141,6 +141,13 @@ class LineSearch:
         if self.checkpoint is not None:
             depth = recorded_depth(self.checkpoint)
             check_search_journal(self.checkpoint, self._header(-1 if depth is None else depth))
+
+    def written_by_this_search(self) -> bool:
+        """Whether the checkpoint exists and its header names this geometry."""
+        if self.checkpoint is None:
+            return False
+        header = recorded_header(self.checkpoint)
+        return header is not None and header.get("geometry") == geometry_digest(self.geometry)
 
     def value(self, labels: np.ndarray) -> int:
         """The smallest army of a full labelling (labels by line); with a white target,
