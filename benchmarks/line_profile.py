@@ -45,7 +45,7 @@ def case(text: str) -> tuple[Geometry, LineSearch, int, Path]:
     white = A250000[n] if kind == "w" else None
     board = Board.square(n, shape)
     problem = puzzles.peaceable_queens(board, white=white)
-    g = geometry(board, problem.armies[0].piece, True, white is None)
+    g = geometry(board, problem.armies[0].piece, True, white is None, scaled=True)
     target = {"t": A279405.get(n, 0), "w": A308632.get(n, 0)}.get(kind, A250000[n]) + 1
     sequence = {"t": "a279405", "w": "a308632"}.get(kind, "a250000")
     checkpoint = RESULTS / sequence / f"n{n}-engine.jsonl"
