@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from chessplace.core.pieces import QUEEN, piece_from_text
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.engine import LineSearchEngine
 from chessplace.engines.lines.geometry import geometry, half_directions, scalings
+from chessplace.engines.lines.kernel import _still_tied
 from chessplace.engines.lines.runner import geometry_digest
 from chessplace.runtime.control import Control
 from chessplace.runtime.journal import recorded_header
@@ -66,15 +68,79 @@ def _best(n: int, white: int | None, blocked: frozenset, scaled: bool) -> tuple[
 
 @pytest.mark.parametrize("n", range(5, 12))
 @pytest.mark.parametrize("white", [None, "best"])
-def test_the_scalings_keep_every_optimum_and_search_less(n: int, white: str | None) -> None:
+def test_the_scalings_keep_every_optimum(n: int, white: str | None) -> None:
     """Equal armies, and black beside the best white: the optimum of the whole
-    search from the root is the same with the scalings, in no more nodes."""
+    search from the root is the same with the scalings."""
     armies = _best(n, None, frozenset(), False)[0]
     fixed = None if white is None else armies
-    plain, plain_nodes = _best(n, fixed, frozenset(), False)
-    scaled, scaled_nodes = _best(n, fixed, frozenset(), True)
-    assert scaled == plain
-    assert scaled_nodes <= plain_nodes
+    assert _best(n, fixed, frozenset(), True)[0] == _best(n, fixed, frozenset(), False)[0]
+
+
+@pytest.mark.parametrize(("n", "swap"), [(7, True), (9, False), (8, True)])
+def test_the_symmetries_the_search_breaks_form_a_group(n: int, swap: bool) -> None:
+    """The lex-leader cut is sound only for a group: every product of two of the
+    maps on rank/file labels (identity included) is one of them."""
+    g = geometry(Board.square(n, TORUS), QUEEN, True, swap, scaled=True)
+    sources = np.vstack([np.arange(g.symmetric)[None, :], g.source])
+    swaps = np.concatenate([[0], g.swap])
+    maps = np.concatenate([sources, swaps[:, None]], axis=1)
+    known = {row.tobytes() for row in maps}
+    assert len(known) == len(maps)
+    for j in range(len(maps)):
+        products = np.concatenate([sources[:, sources[j]], (swaps ^ swaps[j])[:, None]], axis=1)
+        assert all(row.tobytes() in known for row in products)
+
+
+def _smaller_image(depth: int, labels: np.ndarray, source: np.ndarray, swap: np.ndarray) -> bool:
+    """Some symmetry maps the labelled prefix below itself (lex order), read from scratch."""
+    for g in range(source.shape[0]):
+        for p in range(source.shape[1]):
+            q = source[g, p]
+            if p >= depth or q >= depth:
+                break
+            image = labels[q] ^ swap[g]
+            if image != labels[p]:
+                if image < labels[p]:
+                    return True
+                break
+    return False
+
+
+@pytest.mark.parametrize(
+    ("board", "scaled", "bases"),
+    [(Board.square(5), False, (0, 1, 3)), (Board.square(5, TORUS), True, (0, 1, 3))],
+)
+def test_the_incremental_symmetry_check_decides_as_a_check_from_scratch(
+    board: Board, scaled: bool, bases: tuple[int, ...]
+) -> None:
+    """Every rank/file prefix below each chunk root of ``base`` labels: the symmetries
+    still tied one level up decide as every symmetry compared from position 0."""
+    g = geometry(board, QUEEN, scaled=scaled)
+    source, swap, size, symmetric = g.source, g.swap, g.source.shape[0], g.symmetric
+    for base in bases:
+        for root in itertools.product((0, 1), repeat=base):
+            labels = np.full(symmetric, -1, dtype=np.int32)
+            labels[:base] = root
+            tied = np.zeros((symmetric + 1, size), dtype=np.int32)
+            resume = np.zeros((symmetric + 1, size), dtype=np.int32)
+            count = np.zeros(symmetric + 1, dtype=np.int64)
+            tied[0] = np.arange(size)
+            count[base] = _still_tied(
+                base, labels, source, swap, tied[0], resume[0], size, tied[base], resume[base],
+                False,
+            ) if base else size  # fmt: skip
+            stack = [(base, 0), (base, 1)]
+            while stack:
+                depth, colour = stack.pop()
+                labels[depth:] = -1
+                labels[depth] = colour
+                count[depth + 1] = _still_tied(
+                    depth + 1, labels, source, swap, tied[depth], resume[depth], count[depth],
+                    tied[depth + 1], resume[depth + 1], True,
+                )  # fmt: skip
+                assert (count[depth + 1] < 0) == _smaller_image(depth + 1, labels, source, swap)
+                if count[depth + 1] >= 0 and depth + 1 < symmetric:
+                    stack += [(depth + 1, 0), (depth + 1, 1)]
 
 
 @pytest.mark.parametrize("n", [7, 9])

@@ -66,8 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.checkpoint is not None:
         engine = recorded_header(args.checkpoint) or {}
         if engine.get("geometry") != geometry_digest(g) or not natural(engine.get("depth")):
+            hint = " (written before the scalings? try --without-scalings)"
+            hint = "" if args.without_scalings else hint
             print(
-                f"sample-lines: {args.checkpoint} is another search's checkpoint", file=sys.stderr
+                f"sample-lines: {args.checkpoint} is another search's checkpoint{hint}",
+                file=sys.stderr,
             )
             return 2
         depth = engine["depth"]

@@ -97,6 +97,7 @@ def tree_leaves(
     # the cubes' proofs refute for exactly that many) and the board's symmetries alone
     white = None if problem.equal_armies else problem.armies[0].minimum
     piece = problem.armies[0].piece
+    # the board's symmetries, not a torus's scalings: the formula's lex clauses break those
     g = geometry(problem.board, piece, True, swap=white is None, blocked=problem.blocked)
     if not g.product or depth > g.symmetric:
         return None

@@ -114,9 +114,9 @@ class LineSearchEngine(Engine):
         chunks = MIN_CHUNKS if client is None else dask_chunks(side)
         white = None if equal else problem.armies[0].minimum
 
-        def search_with(scalings: bool) -> tuple[Geometry, LineSearch]:
+        def search_with(with_scalings: bool) -> tuple[Geometry, LineSearch]:
             g = geometry(
-                problem.board, piece, self.symmetry, equal, colours, problem.blocked, scalings
+                problem.board, piece, self.symmetry, equal, colours, problem.blocked, with_scalings
             )
             return g, LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
 

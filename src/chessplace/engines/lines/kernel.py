@@ -6,9 +6,12 @@ Labels are 1 (white) and 0 (black), one per line, in the order of
 - a bound of :mod:`chessplace.engines.lines.bounds` is below the target, or
 - its rank/file labels cannot be the lex-smallest of their orbit.
 
-Why the symmetry cut keeps every answer: the 16 symmetries (8 of the board
-× the colour swap; 4 × 2 on a rectangle) act on whole labellings, map
-ranks and files onto ranks and files, and keep min(white, black). Take
+Why the symmetry cut keeps every answer: the symmetries (8 of the board
+× the colour swap, 4 × 2 on a rectangle; on a torus each also after every
+translation and, for solving, every scaling of :mod:`geometry`) form a group,
+act on whole labellings, map ranks and files onto ranks and files, and keep
+min(white, black). The group matters: with a set that is not closed, an image
+of the lex-smallest labelling could be smaller still. Take
 any labelling L and the element g that makes the rank/file part of g(L)
 the lex-smallest of that part's orbit; g(L) has L's value. The search
 cuts a node only when some image of its labelled rank/file prefix is
