@@ -210,12 +210,30 @@ def _symmetries(
 
     Each board symmetry (translations too, on a torus) maps ranks and files onto
     ranks and files, so the image of the first ``symmetric`` positions is known
-    from them alone: each is found by its squares.
+    from them alone: each is found by its squares, a line of two squares or more
+    by its first two (the one rank or file through both images).
     """
     if not symmetries or symmetric == 0:
         return np.zeros((0, symmetric), dtype=np.int32), np.zeros((0, colours), dtype=np.int32)
     position_of = {frozenset(lines[order[p]]): p for p in range(symmetric)}
     heads = [[board.at(s) for s in lines[order[p]]] for p in range(symmetric)]
+    on: dict[int, set[int]] = {}  # the positions of the ranks and files through a square
+    for p in range(symmetric):
+        for square in lines[order[p]]:
+            on.setdefault(square, set()).add(p)
+
+    def image_of(g: Symmetry, squares: list[Square]) -> int:
+        if len(squares) >= 2:
+            both = on.get(board.index(g(squares[0])), set()) & on.get(
+                board.index(g(squares[1])), set()
+            )
+            if len(both) == 1:
+                return next(iter(both))
+        image = frozenset(board.index(g(square)) for square in squares)
+        if image not in position_of:
+            raise AssertionError("a board symmetry must map ranks and files to ranks and files")
+        return position_of[image]
+
     identity = tuple(range(colours))
     permutations = list(itertools.permutations(identity)) if permute_colours else [identity]
     sources: list[list[int]] = []
@@ -223,10 +241,7 @@ def _symmetries(
     for k, g in enumerate(symmetries):
         source = [0] * symmetric
         for p, squares in enumerate(heads):
-            image = frozenset(board.index(g(square)) for square in squares)
-            if image not in position_of:
-                raise AssertionError("a board symmetry must map ranks and files to ranks and files")
-            source[position_of[image]] = p
+            source[image_of(g, squares)] = p
         for permutation in permutations:
             if k > 0 or permutation != identity:
                 sources.append(source)
