@@ -19,11 +19,12 @@ from chessplace.research.checked_proofs import Refuted, refute_and_check
 from chessplace.research.cube_solving import formula_digest
 from chessplace.research.sample_proofs import (
     MOST_LINES,
+    MOST_SPLITS,
     bound_claim,
     cube_formula,
     cube_of,
 )
-from chessplace.research.sampling import done_so_far, shuffled
+from chessplace.research.sampling import SPLIT, SPLIT_LINES, done_so_far, shuffled
 
 pytest.importorskip("pysat")
 pytest.importorskip("dratify")
@@ -304,10 +305,19 @@ def test_a_cube_whose_proof_is_too_large_to_check_is_split(tmp_path: Path) -> No
 
 
 def test_a_proof_too_large_to_check_at_any_depth_proves_nothing(tmp_path: Path) -> None:
+    """A cube whose proofs are too large at every depth, split as often as allowed (14
+    lines and MOST_SPLITS splits, short of 5×5's 24 lines): exit 4. One cube drawn
+    suffices, 341 attempts with its parts (a sample of 3 made 1,023)."""
+    journal = tmp_path / "j.jsonl"
     refused = _run_with_memory_for(0, "-n", "5", "--optimum", "4", "--lines", "14", "--sample",
-                                   "3", "--journal", str(tmp_path / "j.jsonl"))  # fmt: skip
+                                   "1", "--journal", str(journal))  # fmt: skip
     assert refused.returncode == 4, refused.stdout + refused.stderr
     assert "not refuted: a proof is too large to check" in refused.stdout
+    _, records = _records(journal)
+    assert all(r["cube"].endswith(SPLIT) for r in records)
+    depths = {len(r["cube"]) - 1 for r in records}
+    assert depths == set(range(14, 14 + (MOST_SPLITS + 1) * SPLIT_LINES, SPLIT_LINES))
+    assert len(records) == sum(2 ** (SPLIT_LINES * k) for k in range(MOST_SPLITS + 1))
 
 
 def test_the_tables_figures_of_a_sample_are_the_runs_own(tmp_path: Path) -> None:
