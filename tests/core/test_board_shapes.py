@@ -247,12 +247,17 @@ def test_peaceable_armies_on_a_cylinder_match_the_brute_force(
     """The most m white and m black, no white attacking a black, and how many: each
     white set of m, times the ways to put m black on the squares it leaves free."""
     cells = [(x, y) for y in range(rows) for x in range(cols)]
-    sees = {c: reached(piece, c, rows, cols, CYLINDER) | {c} for c in cells}
+    sees = [  # as bits of ``cells``: the squares a white piece on each one takes from black
+        sum(1 << j for j, c in enumerate(cells) if c in reached(piece, w, rows, cols, CYLINDER))
+        | 1 << i
+        for i, w in enumerate(cells)
+    ]
+    seen = [0] * (1 << len(cells))  # by white set (bits of ``cells``), the squares it sees
     free_of: dict[int, list[int]] = {}  # by size of the white set, its free squares
     for mask in range(1 << len(cells)):
-        white = [c for i, c in enumerate(cells) if mask >> i & 1]
-        free = sum(1 for c in cells if not any(c in sees[w] for w in white))
-        free_of.setdefault(len(white), []).append(free)
+        if mask:  # the set less its lowest square, seen before, and that square's
+            seen[mask] = seen[mask & (mask - 1)] | sees[(mask & -mask).bit_length() - 1]
+        free_of.setdefault(mask.bit_count(), []).append(len(cells) - seen[mask].bit_count())
     best = max(m for m, frees in free_of.items() if max(frees) >= m)
     ways = sum(comb(free, best) for free in free_of[best])
     problem = puzzles.peaceable(Board(rows, cols, CYLINDER), piece_from_text(piece))

@@ -132,7 +132,9 @@ def test_counts_match_the_tables_and_the_bitboard_counter() -> None:
 def test_every_kernel_variant_counts_queens_and_amazons_and_their_classes() -> None:
     # Each stack with each weighing, at the launcher's threads per block and at 64
     # (256 with a local stack): deep stacks (prefixes=1), shallow ones (the default
-    # target), and rook-like pieces whose solutions mirror images can fix.
+    # target, which leaves the kernel two rows: at n = 8 as at 9, with a quarter of
+    # 9's prefixes to simulate), and rook-like pieces whose solutions mirror images
+    # can fix.
     variants = [
         (stack, weighing, block)
         for stack in ("shared", "local")
@@ -140,7 +142,7 @@ def test_every_kernel_variant_counts_queens_and_amazons_and_their_classes() -> N
         for block in (None, 64)
     ] + [("local", "in_loop", 256)]
     cases = [("WWFF", n, 1) for n in (3, 4, 5, 6, 9)] + [
-        ("WWFF", 9, 1 << 20),
+        ("WWFF", 8, 1 << 20),
         ("WWFFN", 10, 1),
         ("WWFFN", 11, 40),
         ("WW", 5, 1),
