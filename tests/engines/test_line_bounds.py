@@ -116,7 +116,15 @@ def pair_lp_value(white: np.ndarray, black: np.ndarray, white_target: int) -> Fr
     if sum(p for p, _ in pairs) < white_target:
         return None
     slopes = {Fraction(0)} | {Fraction(q, p) for p, q in pairs if p}
-    return min(sum(max(lam * p, q) for p, q in pairs) - lam * white_target for lam in slopes)
+    # at λ = a/d: (Σ max(a·white, d·black) - a·white_target) / d, summed in integers
+    return min(
+        Fraction(
+            sum(max(lam.numerator * p, lam.denominator * q) for p, q in pairs)
+            - lam.numerator * white_target,
+            lam.denominator,
+        )
+        for lam in slopes
+    )
 
 
 def best_pair_labelling(white: np.ndarray, black: np.ndarray, white_target: int) -> Fraction | None:
