@@ -44,17 +44,18 @@ def test_the_lp_value_is_what_a_fractional_labelling_reaches() -> None:
     for _ in range(300):
         white, black = random_family(rng)
         lines = len(white)
+        whites, blacks = white.tolist(), black.tolist()  # Python ints, read 2^lines times
         best = Fraction(0)
         for mask in range(1 << lines):
-            w = sum(int(white[i]) for i in range(lines) if mask >> i & 1)
-            b = sum(int(black[i]) for i in range(lines) if not mask >> i & 1)
+            w = sum(whites[i] for i in range(lines) if mask >> i & 1)
+            b = sum(blacks[i] for i in range(lines) if not mask >> i & 1)
             best = max(best, Fraction(min(w, b)))
             for i in range(lines):  # line i split: share s white, s = the crossing
-                p, q = (int(white[i]), int(black[i]))
-                if mask >> i & 1 and p + q:
+                p, q = whites[i], blacks[i]
+                # 0 <= s <= 1 for s = (b + q - (w - p)) / (p + q), checked in integers
+                if mask >> i & 1 and p + q and 0 <= b + q - (w - p) <= p + q:
                     s = Fraction(b + q - (w - p), p + q)
-                    if 0 <= s <= 1:
-                        best = max(best, w - p + s * p)
+                    best = max(best, w - p + s * p)
         assert best == lp_value(white, black)
 
 
@@ -131,13 +132,14 @@ def best_pair_labelling(white: np.ndarray, black: np.ndarray, white_target: int)
     """The same by brute force: every labelling with at most one line split (an LP
     vertex), that line's share just what W needs."""
     lines = len(white)
+    whites, blacks = white.tolist(), black.tolist()  # Python ints, read 2^lines times
     best: Fraction | None = None
     for mask in range(1 << lines):
-        w = sum(int(white[i]) for i in range(lines) if mask >> i & 1)
-        b = sum(int(black[i]) for i in range(lines) if not mask >> i & 1)
+        w = sum(whites[i] for i in range(lines) if mask >> i & 1)
+        b = sum(blacks[i] for i in range(lines) if not mask >> i & 1)
         candidates = [Fraction(b)] if w >= white_target else []
         for i in range(lines):  # line i white in part: the share that brings W to target
-            p, q = int(white[i]), int(black[i])
+            p, q = whites[i], blacks[i]
             if mask >> i & 1 and p and w - p < white_target <= w:
                 candidates.append(b + q - q * Fraction(white_target - (w - p), p))
         for value in candidates:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterator
 from dataclasses import replace
+from functools import cache
 from itertools import combinations
 from pathlib import Path
 
@@ -51,11 +52,12 @@ def _groups(problem: Problem, rule: CountRule) -> list[frozenset[Square]]:
     return [frozenset(squares) for squares in letters.values()]
 
 
-def _rays(
-    piece: Piece, start: Square, occupied: Container[Square], board: Board
-) -> Iterator[list[Square]]:
-    """The squares ``piece`` on ``start`` reaches along each move, in order, up to the
-    edge, its reach or the first occupied square (included)."""
+@cache
+def _open_rays(piece: Piece, start: Square, board: Board) -> tuple[tuple[Square, ...], ...]:
+    """The squares ``piece`` on ``start`` reaches along each move on an empty board, in
+    order, up to the edge or its reach (worked out once: the brute force asks again for
+    every set of squares it tries)."""
+    rays = []
     for move in piece.moves:
         for dx, dy in move.directions:
             ray: list[Square] = []
@@ -65,9 +67,22 @@ def _rays(
                 if not (0 <= x < board.cols and 0 <= y < board.rows):
                     break
                 ray.append((x, y))
-                if (x, y) in occupied:
-                    break
-            yield ray
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+def _rays(
+    piece: Piece, start: Square, occupied: Container[Square], board: Board
+) -> Iterator[list[Square]]:
+    """The squares ``piece`` on ``start`` reaches along each move, in order, up to the
+    edge, its reach or the first occupied square (included)."""
+    for open_ray in _open_rays(piece, start, board):
+        ray: list[Square] = []
+        for square in open_ray:
+            ray.append(square)
+            if square in occupied:
+                break
+        yield ray
 
 
 def _sees(piece: Piece, start: Square, occupied: dict[Square, int], board: Board) -> list[int]:
