@@ -21,6 +21,7 @@ from chessplace.certificates.checker.formula import (
 )
 from chessplace.certificates.checker.spec import Spec
 from chessplace.certificates.writer.symmetries import confirmed_symmetries
+from chessplace.research.reprove_certificate import main as reprove_main
 
 pytest.importorskip("pysat")
 pytest.importorskip("dratify")
@@ -136,8 +137,23 @@ def test_bad_input_is_one_line_and_exit_2(
     tmp_path: Path,
     manifest: dict,  # type: ignore[type-arg]
     damage: Callable[[dict], object],  # type: ignore[type-arg]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    refused = _reprove(tmp_path, damage(manifest))
+    """Run in this process (a child Python takes most of a second to start, eight
+    times); the command run whole refuses bad input the same way, below."""
+    path = tmp_path / "manifest.json"
+    data = damage(manifest)
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    journal = tmp_path / "j.jsonl"
+    code = reprove_main([str(path), "--workers", "2", "--journal", str(journal)])
+    out, err = capsys.readouterr()
+    assert code == 2, out + err
+    assert err.startswith("reprove-certificate: ")
+    assert len(err.splitlines()) == 1
+
+
+def test_bad_input_to_the_command_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    refused = _reprove(tmp_path, "{ not json")
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert refused.stderr.startswith("reprove-certificate: ")
     assert len(refused.stderr.splitlines()) == 1
