@@ -54,17 +54,21 @@ def test_a_large_queens_grid_is_generated(n: int) -> None:
     assert api.count(made.placement.problem, limit=2).count == 1
 
 
-@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
-def test_generated_grids_have_the_difficulty_asked(difficulty: str) -> None:
+@pytest.mark.parametrize(
+    ("difficulty", "seed"),
+    # seed 1 draws an easy grid in a few tries (seed 5 took about 6 times as long)
+    [("easy", 1), ("medium", 5), ("hard", 5)],
+)
+def test_generated_grids_have_the_difficulty_asked(difficulty: str, seed: int) -> None:
     """Solvable by the rules alone at that grade, and the rules' pieces are the one
     solution the search finds."""
-    made = new_puzzle.generate("queens-game", 7, seed=5, difficulty=difficulty)
+    made = new_puzzle.generate("queens-game", 7, seed=seed, difficulty=difficulty)
     assert made.placement is not None and made.placement.problem.regions is not None
     found = explain(made.placement.problem.regions)
     assert found.solved and found.grade == difficulty
     assert set(found.pieces) == set(made.placement.armies[0])
     assert made.note.endswith(f"difficulty: {difficulty}")
-    again = new_puzzle.generate("queens-game", 7, seed=5, difficulty=difficulty).placement
+    again = new_puzzle.generate("queens-game", 7, seed=seed, difficulty=difficulty).placement
     assert again is not None and again.problem == made.placement.problem
 
 
@@ -75,7 +79,11 @@ def test_an_unknown_difficulty_is_one_line(capsys) -> None:  # type: ignore[no-u
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(("seed", "grade"), [(1, "hard"), (2, "hard"), (3, "hard"), (1, "medium")])
+@pytest.mark.parametrize(
+    ("seed", "grade"),
+    # seed 5 draws a medium grid several times sooner than seed 1 did (13.4 s against 1.8)
+    [(1, "hard"), (2, "hard"), (3, "hard"), (5, "medium")],
+)
 def test_generated_two_star_grids_are_solved_by_the_rules(seed: int, grade: str) -> None:
     made = new_puzzle.generate("star-battle", 10, stars=2, seed=seed, difficulty=grade)
     assert made.placement is not None and made.placement.problem.regions is not None
