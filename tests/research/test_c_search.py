@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from chessplace.data.reference import known
+from chessplace.research.crosscheck_search import main as crosscheck_main
 from chessplace.research.sampling import LEAST_SAMPLE
 from tests.paths import ROOT
 from tests.processes import alive, children, running
@@ -219,11 +220,27 @@ def test_the_script_checks_equal_armies(tmp_path: Path) -> None:
         (["-n", "5", "--optimum", "4", "--shuffle", "-1"], "--shuffle is a seed"),
     ],
 )
-def test_the_script_refuses_bad_options(tmp_path: Path, options: list[str], message: str) -> None:
+def test_the_script_refuses_bad_options(
+    tmp_path: Path, options: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run in this process (a child Python takes most of a second to start, nine
+    times); the script run whole refuses a bad option the same way, below."""
     journal = tmp_path / "j.jsonl"
-    refused = _script(*options, "--journal", str(journal))
+    try:
+        code = crosscheck_main([*options, "--journal", str(journal)])
+    except SystemExit as exit:  # argparse's own refusals
+        code = exit.code  # type: ignore[assignment]
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"crosscheck-search: {message}")
+    assert not journal.exists()
+
+
+def test_the_script_run_whole_refuses_a_bad_option(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    refused = _script("-n", "0", "--optimum", "1", "--journal", str(journal))
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
-    assert refused.stderr.startswith(f"crosscheck-search: {message}")
+    assert refused.stderr.startswith("crosscheck-search: -n is 1 to 32")
     assert not journal.exists()
 
 
