@@ -10,12 +10,14 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from chessplace.certificates.checker.proofs import proof_fault
 from chessplace.research.checked_proofs import Refuted, refute_and_check
+from chessplace.research.crosscheck_optima import main as crosscheck_optima_main
 from chessplace.research.cube_solving import formula_digest
 from chessplace.research.sample_proofs import (
     MOST_LINES,
@@ -24,6 +26,7 @@ from chessplace.research.sample_proofs import (
     cube_formula,
     cube_of,
 )
+from chessplace.research.sample_proofs import main as sample_proofs_main
 from chessplace.research.sampling import SPLIT, SPLIT_LINES, done_so_far, shuffled
 
 pytest.importorskip("pysat")
@@ -182,13 +185,36 @@ def test_a_larger_sample_goes_on_with_the_same_draw(tmp_path: Path) -> None:
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(
-    tmp_path: Path, options: list[str], message: str
+    tmp_path: Path, options: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Run in this process (a child Python takes most of a second to start, 14 times);
+    the command run whole refuses a bad option the same way, below."""
     sample = [] if "--sample" in options else ["--sample", "2"]
-    refused = _run(*options, *sample, "--journal", str(tmp_path / "j.jsonl"))
+    code, err = _in_process(
+        capsys, sample_proofs_main, [*options, *sample, "--journal", str(tmp_path / "j.jsonl")]
+    )
+    assert code == 2, err
+    assert err.startswith("sample-proofs: ") and message in err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "j.jsonl").exists()
+
+
+def test_the_command_run_whole_refuses_a_bad_option(tmp_path: Path) -> None:
+    refused = _run("-n", "99", "--optimum", "5", "--sample", "2", "--journal", str(tmp_path / "j"))
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert refused.stderr.startswith("sample-proofs: ") and message in refused.stderr
-    assert len(refused.stderr.splitlines()) == 1 and not (tmp_path / "j.jsonl").exists()
+    assert refused.stderr.startswith("sample-proofs: ") and "-n is 2 to 32" in refused.stderr
+    assert len(refused.stderr.splitlines()) == 1 and not (tmp_path / "j").exists()
+
+
+def _in_process(
+    capsys: pytest.CaptureFixture[str], main: Callable[[list[str]], int], argv: list[str]
+) -> tuple[object, str]:
+    """A command's exit status and stderr, run in this process."""
+    capsys.readouterr()
+    try:
+        code: object = main(argv)
+    except SystemExit as exit:  # argparse's own refusals
+        code = exit.code
+    return code, capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -207,12 +233,31 @@ def test_bad_options_are_one_line_and_exit_2(
 )
 @pytest.mark.parametrize("command", ["sample-proofs", "crosscheck-optima"])
 def test_a_hostile_listing_is_one_line_and_exit_2(
-    tmp_path: Path, listing: str, message: str, command: str
+    tmp_path: Path, listing: str, message: str, command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Huge, fractional or wrongly typed figures in a classes file are refused before
-    a board is built, for both commands that read one (no traceback, no hang)."""
+    a board is built, for both commands that read one (no traceback, no hang). Run in
+    this process (18 child Pythons took most of a second each to start); each command
+    run whole refuses the deepest listing the same way, below."""
     path = tmp_path / "c.json"
     path.write_text(listing)
+    journal = tmp_path / "j.jsonl"
+    options = (
+        ["--classes", str(path), "--sample", "1"] if command == "sample-proofs" else [str(path)]
+    )
+    main = sample_proofs_main if command == "sample-proofs" else crosscheck_optima_main
+    code, err = _in_process(capsys, main, [*options, "--journal", str(journal)])
+    assert code == 2, err
+    assert err.startswith(f"{command}: ") and message in err
+    assert len(err.splitlines()) == 1 and not journal.exists()
+
+
+@pytest.mark.parametrize("command", ["sample-proofs", "crosscheck-optima"])
+def test_a_hostile_listing_to_the_command_run_whole_is_one_line(
+    tmp_path: Path, command: str
+) -> None:
+    path = tmp_path / "c.json"
+    path.write_text("[[[" * 100_000)
     journal = tmp_path / "j.jsonl"
     script = [sys.executable, "-m", "chessplace.research", command]
     options = (
@@ -222,7 +267,8 @@ def test_a_hostile_listing_is_one_line_and_exit_2(
         [*script, *options, "--journal", str(journal)], capture_output=True, text=True, timeout=60
     )
     assert refused.returncode == 2, refused.stdout + refused.stderr
-    assert refused.stderr.startswith(f"{command}: ") and message in refused.stderr
+    assert refused.stderr.startswith(f"{command}: ")
+    assert "is not a file the optima command wrote" in refused.stderr
     assert len(refused.stderr.splitlines()) == 1 and not journal.exists()
 
 
