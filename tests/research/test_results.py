@@ -167,7 +167,29 @@ def test_the_count_cross_check_splits_hard_cubes_along_the_tree(
     ],
 )
 def test_the_count_cross_check_refuses_bad_options(
-    six_by_six_optima: Path, tmp_path: Path, extra: list[str], message: str
+    six_by_six_optima: Path,
+    tmp_path: Path,
+    extra: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Run in this process (a child Python takes most of a second to start, 11 times);
+    the command run whole refuses a bad option the same way, below."""
+    from chessplace.research.crosscheck_optima import main
+
+    journal = tmp_path / "j.jsonl"
+    capsys.readouterr()
+    try:
+        code: object = main([str(six_by_six_optima), "--journal", str(journal), *extra])
+    except SystemExit as exit:  # argparse's own refusals
+        code = exit.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err, err
+    assert not journal.exists()
+
+
+def test_the_count_cross_check_run_whole_refuses_a_bad_option(
+    six_by_six_optima: Path, tmp_path: Path
 ) -> None:
     journal = tmp_path / "j.jsonl"
     refused = _run(
@@ -176,9 +198,10 @@ def test_the_count_cross_check_refuses_bad_options(
         str(six_by_six_optima),
         "--journal",
         str(journal),
-        *extra,
+        "--tree-depth",
+        "0",
     )
-    assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+    assert refused.returncode == 2 and "--tree-depth is 1 to 12" in refused.stderr, refused.stderr
     assert not journal.exists()
 
 
