@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = [sys.executable, "-m", "chessplace.research", "sample-lines"]
 
 
@@ -46,7 +48,11 @@ def test_a_larger_sample_goes_on_with_the_same_draw(tmp_path: Path) -> None:
     assert other.returncode == 2 and "shuffled, seed 1" in other.stderr
 
 
-def test_bad_options_are_one_line(tmp_path: Path) -> None:
+def test_bad_options_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run in this process (a child Python takes most of a second to start); the
+    command run whole refuses the first the same way."""
+    from chessplace.research.sample_lines import main
+
     foreign = tmp_path / "engine.jsonl"
     foreign.write_text(
         '{"header": {"format": "chessplace-lines-1", "depth": 4, "geometry": "x"}}\n'
@@ -60,6 +66,14 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
             "another search's checkpoint",
         ),
     ]:
-        refused = _run(*options, "--journal", str(tmp_path / "j"))
-        assert refused.returncode == 2 and message in refused.stderr, refused.stderr
-        assert len(refused.stderr.splitlines()) == 1
+        capsys.readouterr()
+        try:
+            code: object = main([*options, "--journal", str(tmp_path / "j")])
+        except SystemExit as exit:  # argparse's own refusals
+            code = exit.code
+        err = capsys.readouterr().err
+        assert code == 2 and message in err, err
+        assert len(err.splitlines()) == 1
+    refused = _run("-n", "40", "--target", "3", "--sample", "5", "--journal", str(tmp_path / "j"))
+    assert refused.returncode == 2 and "-n is 2 to 32" in refused.stderr, refused.stderr
+    assert len(refused.stderr.splitlines()) == 1
