@@ -36,52 +36,54 @@ from chessplace.engines.lines.geometry import Geometry, geometry
 from chessplace.engines.lines.runner import LineSearch, geometry_digest
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
-BEYOND = {
-    ("A250000", 19): 52,  # the best armies known; the proof that 53 fail is under way
-    ("A279405", 13): 16,
-    ("A279405", 15): 20,
-    ("A308632", 12): 21,
-}
-"""Values past the reference table (results/README.md)."""
-
 ROOT_SIDE = 14
 """Boards up to this side are searched whole, from the root."""
 
 
-def case(text: str) -> tuple[str, Geometry, LineSearch, int, Path | None]:
-    """(name, geometry, search, target to refute, checkpoint) of a case's text."""
+def case(text: str, scaled: bool = False) -> tuple[str, Geometry, LineSearch, int, Path | None]:
+    """(name, geometry, search, target to refute, checkpoint) of a case's text; with
+    ``scaled`` a torus's geometry breaks its scalings, as solve and optimize do."""
     kind, n = (text[0], int(text[1:])) if text[0] in "twa" else ("", int(text))
     if kind == "a":
         g = geometry(Board.square(n), QUEEN, colours=3)
-        return f"{n}×{n}, 3 armies", g, LineSearch(g, 1), _value("A328283", n) + 1, None
+        return f"{n}×{n}, 3 armies", g, LineSearch(g, 1), value("A328283", n) + 1, None
     if kind == "t":
-        value = _value("A279405", n)
-        g = geometry(Board.square(n, Shape.TORUS), QUEEN)
+        torus = Board.square(n, Shape.TORUS)
+        g = geometry(torus, QUEEN, scaled=True) if scaled else geometry(torus, QUEEN)
         return (
             f"{n}×{n} torus",
             g,
             LineSearch(g, 1),
-            value + 1,
+            value("A279405", n) + 1,
             RESULTS / "a279405" / f"n{n}-engine.jsonl",
         )
     if kind == "w":
-        white = _value("A250000", n)
+        white = value("A250000", n)
         g = geometry(Board.square(n), QUEEN, swap=False)
         search = LineSearch(g, 1, white_target=white)
-        return f"{n}×{n}, {white} white", g, search, _value("A308632", n) + 1, None
+        return f"{n}×{n}, {white} white", g, search, value("A308632", n) + 1, None
     g = geometry(Board.square(n), QUEEN)
     return (
         f"{n}×{n}",
         g,
         LineSearch(g, 1),
-        _value("A250000", n) + 1,
+        value("A250000", n) + 1,
         RESULTS / "a250000" / f"n{n}-engine.jsonl",
     )
 
 
-def _value(sequence: str, n: int) -> int:
-    value = known(sequence, n)
-    return BEYOND[sequence, n] if value is None else value
+def value(sequence: str, n: int) -> int:
+    """Term ``n``: from the reference table, else from its record in results/."""
+    stored = known(sequence, n)
+    if stored is not None:
+        return stored
+    from chessplace.research.records import about, term_records, term_value
+
+    folder = RESULTS / sequence.lower()
+    record = term_records(folder).get(n)
+    if record is None:
+        raise SystemExit(f"{sequence}({n}) is neither in the reference table nor in {folder}")
+    return int(term_value(about(folder), record))
 
 
 def chunks(

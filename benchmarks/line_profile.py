@@ -11,45 +11,27 @@ lines the search picks itself).
 
     python benchmarks/line_profile.py [--case t17] [--sample 8] [--seed 1]
 
-A case is n (n×n, refute A250000(n) + 1), tN (the N×N torus, refute
-A279405(N) + 1) or wN (N×N beside A250000(N) white, refute A308632(N) + 1).
+A case is read as ``benchmarks/line_order.py`` reads it: n (n×n, refute
+A250000(n) + 1), tN (the N×N torus, refute A279405(N) + 1, its scalings broken
+as the engine breaks them) or wN (N×N beside A250000(N) white, refute
+A308632(N) + 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 
-from chessplace import Board, Shape, puzzles
 from chessplace.engines.lines import kernel
+from chessplace.engines.lines.checkpoint import recorded_depth
 from chessplace.engines.lines.chunk import call
-from chessplace.engines.lines.geometry import Geometry, geometry
-from chessplace.engines.lines.runner import LineSearch, chunk_key
+from chessplace.engines.lines.runner import chunk_key
 from chessplace.research.sampling import shuffled
-from chessplace.runtime.journal import recorded_header
+from line_order import case
 
-A250000 = (0, 0, 0, 1, 2, 4, 5, 7, 9, 12, 14, 17, 21, 24, 28, 32, 37, 42, 47, 52)
-A279405 = {13: 16, 15: 20, 17: 28, 19: 32}
-A308632 = {12: 21, 13: 25, 14: 29, 15: 34, 16: 37, 17: 42, 18: 48}
-RESULTS = Path(__file__).resolve().parent.parent / "results"
 FAMILIES = ("ranks", "files", "diagonals", "anti-diagonals")
-
-
-def case(text: str) -> tuple[Geometry, LineSearch, int, Path]:
-    """The geometry, the split search, the target to refute and the checkpoint path."""
-    kind, n = (text[0], int(text[1:])) if text[0] in "tw" else ("", int(text))
-    shape = Shape.TORUS if kind == "t" else Shape.PLANE
-    white = A250000[n] if kind == "w" else None
-    board = Board.square(n, shape)
-    problem = puzzles.peaceable_queens(board, white=white)
-    g = geometry(board, problem.armies[0].piece, True, white is None, scaled=True)
-    target = {"t": A279405.get(n, 0), "w": A308632.get(n, 0)}.get(kind, A250000[n]) + 1
-    sequence = {"t": "a279405", "w": "a308632"}.get(kind, "a250000")
-    checkpoint = RESULTS / sequence / f"n{n}-engine.jsonl"
-    return g, LineSearch(g, 1, white_target=white), target, checkpoint
 
 
 def main() -> None:
@@ -58,9 +40,9 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    g, search, target, checkpoint = case(args.case)
-    header = recorded_header(checkpoint) if checkpoint.exists() else None
-    depth = int(header["depth"]) if header else search.split_depth()
+    _, g, search, target, checkpoint = case(args.case, scaled=True)
+    recorded = recorded_depth(checkpoint) if checkpoint is not None else None
+    depth = search.split_depth() if recorded is None else recorded
     prefixes = search.prefixes(depth, target)
     keys = [chunk_key(row[g.order[:depth]]) for row in prefixes]
     row = {key: index for index, key in enumerate(keys)}

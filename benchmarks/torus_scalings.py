@@ -22,8 +22,7 @@ from chessplace.core.pieces import QUEEN
 from chessplace.engines.lines import kernel
 from chessplace.engines.lines.chunk import call
 from chessplace.engines.lines.geometry import Geometry, geometry
-
-A279405 = {5: 2, 7: 4, 9: 7, 11: 10, 13: 16, 15: 20, 17: 28}
+from line_order import value
 
 
 def refuted(g: Geometry, target: int) -> tuple[int, int, float]:
@@ -53,7 +52,7 @@ def main() -> None:
     print("| --- " * 12 + "|")
     for n in (int(side) for side in args.sides.split(",")):
         board = Board.square(n, Shape.TORUS)
-        target = A279405[n] + 1
+        target = value("A279405", n) + 1
         plain = geometry(board, QUEEN)
         scaled = geometry(board, QUEEN, scaled=True)
         leaves, nodes, seconds = refuted(plain, target)

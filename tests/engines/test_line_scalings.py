@@ -154,8 +154,13 @@ def test_blocked_squares_keep_the_scalings_that_fix_them(n: int) -> None:
         assert _best(n, None, blocked, True)[0] == _best(n, None, blocked, False)[0]
 
 
-def test_optimize_on_the_torus_uses_the_scalings() -> None:
-    problem = puzzles.peaceable_queens(Board.square(11, TORUS))
+def test_optimize_on_the_torus_uses_the_scalings(tmp_path: Path) -> None:
+    """Its geometry breaks them, with no checkpoint and with a new one."""
+    board = Board.square(11, TORUS)
+    problem = puzzles.peaceable_queens(board)
+    scaled = geometry_digest(geometry(board, QUEEN, scaled=True))
+    for engine in (LineSearchEngine(), LineSearchEngine(checkpoint=tmp_path / "new.jsonl")):
+        assert geometry_digest(engine._search(problem, None)[0]) == scaled
     result = LineSearchEngine().optimize(problem, Control())
     assert result.status is Status.OPTIMAL and result.objective == 10
     assert_valid(result)

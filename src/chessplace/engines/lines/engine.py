@@ -121,7 +121,13 @@ class LineSearchEngine(Engine):
             return g, LineSearch(g, self.workers, self.checkpoint, client, chunks, white)
 
         g, search = search_with(scaled)
-        if scaled and self.checkpoint is not None and scalings(problem.board):
+        if (
+            scaled
+            and self.checkpoint is not None
+            and self.checkpoint.exists()
+            and not search.written_by_this_search()
+            and scalings(problem.board)
+        ):  # perhaps written before the scalings: then it goes on with the board's
             unscaled = search_with(False)
             if unscaled[1].written_by_this_search():
                 g, search = unscaled
